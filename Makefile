@@ -1,0 +1,29 @@
+# Two commands on a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1:8000
+
+.PHONY: install run test lint
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when the dependencies change.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST)
+
+test: install
+	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .

@@ -1,0 +1,69 @@
+"""score_game as a person runs it: a real process, stdin, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.scoring.vectors import VECTORS_DIR, load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_score_game(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", "score_game", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_score_game_reads_a_record_from_stdin():
+    vector = load(VECTORS_DIR / "belgian" / "worked_examples.json")
+    done = run_score_game("-", stdin=json.dumps(vector["game"]))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == vector["expected"]
+
+
+def test_score_game_accepts_a_vector_file_as_it_is():
+    path = VECTORS_DIR / "belgian" / "game_end.json"
+    done = run_score_game(str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == load(path)["expected"]
+
+
+def test_bad_input_exits_non_zero_naming_the_round_on_stderr():
+    path = VECTORS_DIR / "belgian" / "errors" / "hand_not_integer.json"
+    done = run_score_game(str(path))
+    assert done.returncode != 0
+    assert "round 1: hand of Bart must be an integer 0-50" in done.stderr
+    assert done.stdout == ""
+
+
+def test_text_that_is_not_json_is_refused():
+    done = run_score_game("-", stdin="{not json")
+    assert done.returncode != 0
+    assert "not valid JSON" in done.stderr
+
+
+def test_the_table_format_shows_reductions_and_the_winner():
+    path = VECTORS_DIR / "belgian" / "tie_for_the_win.json"
+    done = run_score_game(str(path), "--format", "table")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["round", "kind", "Ann", "Bart", "Chris"]
+    assert lines[-2] == "Game over. Winner: Ann, Bart (shared win)"
+    rank_row = next(line for line in lines if line.startswith("rank"))
+    assert rank_row.split() == ["rank", "1", "winner", "1", "winner", "3"]
+
+
+def test_the_table_format_marks_a_reduction_as_arrival_and_result():
+    path = VECTORS_DIR / "belgian" / "false_yaniv_reduced.json"
+    done = run_score_game(str(path), "--format", "table")
+    round_2 = next(line for line in done.stdout.splitlines() if line.startswith("2 "))
+    assert "F+32 = 50 → 0" in round_2

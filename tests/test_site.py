@@ -1,0 +1,46 @@
+"""The Django site starts, migrates and serves its pages on the configured database."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_suite_runs_on_the_database_named_by_database_url():
+    url = os.environ.get("DATABASE_URL", "sqlite://")
+    expected = (
+        "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
+    )
+    assert connection.vendor == expected
+
+
+def test_the_home_page_serves_htmx_from_our_own_static_files(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/django_htmx/htmx" in html
+    assert "unpkg.com" not in html and "cdn" not in html.lower()
+
+
+def test_the_rules_page_lists_the_belgian_numbers_and_interpretations(client):
+    html = client.get(reverse("rules")).content.decode()
+    assert "32 + the hand of their left neighbour" in html
+    assert "A total of exactly 50, 100, 150 is reduced by <strong>50</strong>" in html
+    assert "only the caller is penalised" in html
+
+
+def test_the_login_page_renders(client):
+    response = client.get(reverse("login"))
+    assert response.status_code == 200
+    assert 'name="password"' in response.content.decode()
+
+
+def test_the_admin_requires_a_login(client):
+    response = client.get("/admin/")
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
