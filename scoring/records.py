@@ -65,18 +65,21 @@ def game_to_record(game: Game) -> dict[str, Any]:
     record: dict[str, Any] = {
         "ruleset": game.ruleset.name,
         "players": list(game.players),
-        "rounds": [],
     }
-    for entries in game.rounds:
-        entry: dict[str, Any] = {"hands": dict(entries.hands)}
-        if entries.yaniv is not None:
-            entry["yaniv"] = entries.yaniv
-            entry["along"] = list(entries.along)
-        else:
-            entry["empty_hand"] = entries.empty_hand
-        record["rounds"].append(entry)
+    record["rounds"] = [round_to_record(entries) for entries in game.rounds]
     if game.ruleset.false_yaniv != RULESETS[game.ruleset.name].false_yaniv:
         record["options"] = {"false_yaniv": str(game.ruleset.false_yaniv)}
+    return record
+
+
+def round_to_record(entries: Round) -> dict[str, Any]:
+    """One round's entries as the record holds them."""
+    record: dict[str, Any] = {"hands": dict(entries.hands)}
+    if entries.yaniv is not None:
+        record["yaniv"] = entries.yaniv
+        record["along"] = list(entries.along)
+    else:
+        record["empty_hand"] = entries.empty_hand
     return record
 
 

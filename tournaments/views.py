@@ -1,10 +1,16 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring.rules import BELGIAN
+from scoring import rules
+from scoring.models import Game, RoundConflict, Sheet, SheetChanged
+from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
+from tournaments.models import Session, Table
 
 
 @require_GET
@@ -13,5 +19,286 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/rules.html", {"ruleset": BELGIAN})
+def rules_page(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournaments/rules.html", {"ruleset": rules.BELGIAN})
+
+
+# --- access ---------------------------------------------------------------
+
+READ, REFEREE, DIRECTOR = "read", "referee", "director"
+
+
+def can_write(user, table: Table) -> bool:
+    """Directors at their tournaments; a referee at their table while it plays."""
+    if not user.is_authenticated:
+        return False
+    tournament = table.session.tournament
+    if tournament.is_director(user):
+        return True
+    return (
+        table.referee_id == user.pk
+        and table.session.status == Session.Status.RUNNING
+        and tournament.status == tournament.Status.RUNNING
+    )
+
+
+def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -> Table:
+    """The table, or 404 for who may not see it and 403 for who may only read it."""
+    table = get_object_or_404(
+        Table.objects.select_related("session__tournament", "game", "referee"),
+        pk=table_id,
+    )
+    user = request.user
+    tournament = table.session.tournament
+    involved = user.is_authenticated and (
+        table.referee_id == user.pk or tournament.is_director(user)
+    )
+    if not (tournament.is_public or involved):
+        raise Http404("No such table.")
+    if need == REFEREE and not can_write(user, table):
+        raise PermissionDenied(
+            "Only the table's referee or a director can change this game."
+        )
+    if need == DIRECTOR and not tournament.is_director(user):
+        raise PermissionDenied("Only a director of the tournament can do this.")
+    return table
+
+
+# --- pages ----------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def my_tables(request: HttpRequest) -> HttpResponse:
+    """A referee's tables in running sessions; a director's tables of their tournaments."""
+    user = request.user
+    tables = (
+        Table.objects.filter(
+            Q(referee=user, session__status=Session.Status.RUNNING)
+            | Q(session__tournament__directors=user)
+        )
+        .select_related("session__tournament", "game")
+        .prefetch_related("seats__player")
+        .distinct()
+        .order_by("-session__tournament__starts_on", "session__number", "number")
+    )
+    return render(request, "tournaments/my_tables.html", {"tables": tables})
+
+
+def _live_context(request, table: Table, form=None, message: str = "") -> dict:
+    game: Game = table.game
+    sheet = game.sheet()
+    editable = can_write(request.user, table)
+    if form is None and editable and not game.finished:
+        form = RoundForm(
+            sheet,
+            game.ruleset,
+            initial={"number": len(sheet.rounds) + 1},
+            auto_id="r_%s",
+        )
+    return {
+        "table": table,
+        "tournament": table.session.tournament,
+        "game": game,
+        "sheet": sheet,
+        "rows": sheet.rows(),
+        "seats": sheet.seats,
+        "players": sheet.players,
+        "decks": game.ruleset.decks(len(sheet.seats)),
+        "winners": [seat for seat in sheet.seats if game.finished and seat.rank == 1],
+        "form": form if not game.finished else None,
+        "editable": editable,
+        "is_director": table.session.tournament.is_director(request.user),
+        "message": message,
+        "changes": game.changes.select_related("user")[:50],
+        "reason_form": ReasonForm(initial={"version": game.version}),
+    }
+
+
+def _render_live(
+    request, table: Table, form=None, message: str = "", status: int = 200
+):
+    context = _live_context(request, table, form, message)
+    template = "tournaments/table.html"
+    if request.htmx:
+        template += "#live"
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id)
+    return _render_live(request, table)
+
+
+@require_POST
+def round_preview(request: HttpRequest, table_id: int) -> HttpResponse:
+    """What the round being typed would do; saves nothing."""
+    table = _get_table_for_user(request, table_id, REFEREE)
+    game: Game = table.game
+    sheet = game.sheet()
+    form = RoundForm(sheet, game.ruleset, request.POST, auto_id="r_%s")
+    preview = None
+    if form.is_valid():
+        try:
+            result = game.preview_round(form.entries, sheet)
+        except rules.GameError as error:
+            form.add_game_error(error)
+        else:
+            preview = _preview(sheet, form.entries, result)
+    return render(
+        request,
+        "tournaments/table.html#preview",
+        {"form": form, "preview": preview},
+    )
+
+
+def _preview(sheet: Sheet, entries: rules.Round, result: rules.GameResult) -> dict:
+    scored = result.rounds[-1]
+    lines = [
+        {
+            "label": label,
+            "points": scored.points[label],
+            "reduction": scored.reductions.get(label, 0),
+            "arrived": scored.totals[label] + scored.reductions.get(label, 0),
+            "total": scored.totals[label],
+        }
+        for label in sheet.players
+    ]
+    false_yaniv = None
+    if scored.kind is rules.RoundKind.FALSE_YANIV:
+        false_yaniv = {
+            "caller": entries.yaniv,
+            "neighbour": scored.neighbour,
+            "neighbour_hand": entries.hands[scored.neighbour],
+            "points": scored.points[entries.yaniv],
+        }
+    return {
+        "number": scored.number,
+        "kind": scored.kind.value,
+        "lines": lines,
+        "false_yaniv": false_yaniv,
+        "ends_game": scored.ends_game,
+        "over": [label for label in sheet.players if scored.totals[label] > 150],
+        "winners": result.winners,
+    }
+
+
+@require_POST
+def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id, REFEREE)
+    game: Game = table.game
+    sheet = game.sheet()
+    form = RoundForm(sheet, game.ruleset, request.POST, auto_id="r_%s")
+    if form.is_valid():
+        try:
+            game.record_round(
+                form.entries, by=request.user, number=form.cleaned_data["number"]
+            )
+        except RoundConflict as conflict:
+            # Keep the referee's entries on screen, aimed at the next round now.
+            data = request.POST.copy()
+            data["number"] = str(len(game.sheet().rounds) + 1)
+            form = RoundForm(game.sheet(), game.ruleset, data, auto_id="r_%s")
+            message = f"{conflict} — here is the sheet. Your entries are kept below."
+            status = 200 if request.htmx else 409
+            return _render_live(
+                request, table, form=form, message=message, status=status
+            )
+        except rules.GameError as error:
+            form.add_game_error(error)
+        else:
+            if request.htmx:
+                return _render_live(request, table)
+            return redirect(table)
+    return _render_live(request, table, form=form, status=200 if request.htmx else 400)
+
+
+@require_http_methods(["GET", "POST"])
+def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id, REFEREE)
+    game: Game = table.game
+    sheet = game.sheet()
+    if not 1 <= number <= len(sheet.rounds):
+        raise Http404("No such round.")
+    if request.method == "POST":
+        form = CorrectionForm(sheet, game.ruleset, request.POST, auto_id="c_%s")
+        if form.is_valid():
+            try:
+                game.correct_round(
+                    number,
+                    form.entries,
+                    by=request.user,
+                    reason=form.cleaned_data["reason"],
+                    version=form.cleaned_data["version"],
+                )
+            except (rules.GameError, SheetChanged) as error:
+                if isinstance(error, rules.GameError):
+                    form.add_game_error(error)
+                else:
+                    form.add_error(None, str(error)[:1].upper() + str(error)[1:] + ".")
+            else:
+                if request.htmx:
+                    return _render_live(
+                        request, table, message=f"Round {number} corrected."
+                    )
+                return redirect(table)
+    else:
+        initial = CorrectionForm.initial_for(
+            sheet, sheet.entries(sheet.rounds[number - 1]), number
+        )
+        form = CorrectionForm(
+            sheet,
+            game.ruleset,
+            initial={**initial, "version": game.version},
+            auto_id="c_%s",
+        )
+    template = "tournaments/correct_round.html"
+    if request.htmx:
+        template += "#correction"
+    status = 400 if form.is_bound and not request.htmx else 200
+    return render(
+        request,
+        template,
+        {"table": table, "game": game, "form": form, "number": number},
+        status=status,
+    )
+
+
+@require_POST
+def undo_round(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id, REFEREE)
+    return _reasoned_change(
+        request, table, table.game.undo_last_round, "Last round undone."
+    )
+
+
+@require_POST
+def end_game(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _get_table_for_user(request, table_id, DIRECTOR)
+    return _reasoned_change(
+        request, table, table.game.end_at_time_limit, "Game ended at the time limit."
+    )
+
+
+def _reasoned_change(request, table: Table, change, done: str) -> HttpResponse:
+    form = ReasonForm(request.POST)
+    message = ""
+    if form.is_valid():
+        try:
+            change(
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                version=form.cleaned_data["version"],
+            )
+        except (rules.GameError, SheetChanged) as error:
+            message = str(error)[:1].upper() + str(error)[1:] + "."
+        else:
+            if not request.htmx:
+                return redirect(table)
+            message = done
+    else:
+        message = " ".join(error for errors in form.errors.values() for error in errors)
+    if request.htmx:
+        return _render_live(request, table, message=message)
+    return _render_live(request, table, message=message, status=400)

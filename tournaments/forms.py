@@ -1,0 +1,164 @@
+from __future__ import annotations
+
+from django import forms
+
+from scoring import rules
+from scoring.models import Sheet
+
+
+class RoundForm(forms.Form):
+    """The referee's entries for one round: a hand per seat, the ending, along.
+
+    Validation is the engine's (`rules.check_round`), so the site refuses
+    exactly what the rules refuse; each error lands on the field it names.
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    ending = forms.ChoiceField(
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose who called Yaniv, or who emptied their hand.",
+            "invalid_choice": "Choose who called Yaniv, or who emptied their hand.",
+        },
+    )
+    along = forms.MultipleChoiceField(
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "Only players at this table can go along."},
+    )
+
+    def __init__(self, sheet: Sheet, ruleset: rules.Ruleset, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+        self.ruleset = ruleset
+        self.entries: rules.Round | None = None
+        for seat, label in zip(sheet.seats, sheet.players, strict=True):
+            message = (
+                f"{label}'s hand must be a whole number from 0 to {ruleset.max_hand}."
+            )
+            self.fields[self.hand_field(seat)] = forms.IntegerField(
+                label=label,
+                min_value=0,
+                max_value=ruleset.max_hand,
+                error_messages={
+                    "required": f"Enter {label}'s hand total.",
+                    "invalid": message,
+                    "min_value": message,
+                    "max_value": message,
+                },
+                widget=forms.NumberInput(
+                    attrs={
+                        "inputmode": "numeric",
+                        "pattern": "[0-9]*",
+                        "autocomplete": "off",
+                        "enterkeyhint": "next",
+                        "class": "hand",
+                    }
+                ),
+            )
+        self.fields["ending"].choices = [
+            (f"{kind}:{seat.position}", label)
+            for kind in ("yaniv", "empty")
+            for seat, label in zip(sheet.seats, sheet.players, strict=True)
+        ]
+        self.fields["along"].choices = [
+            (str(seat.position), label)
+            for seat, label in zip(sheet.seats, sheet.players, strict=True)
+        ]
+
+    @staticmethod
+    def hand_field(seat) -> str:
+        return f"hand_{seat.position}"
+
+    @classmethod
+    def initial_for(cls, sheet: Sheet, entries: rules.Round, number: int) -> dict:
+        """The form's initial data for recorded entries (a correction)."""
+        by_label = {
+            label: seat for seat, label in zip(sheet.seats, sheet.players, strict=True)
+        }
+        initial: dict[str, object] = {"number": number}
+        for label, hand in entries.hands.items():
+            initial[cls.hand_field(by_label[label])] = hand
+        if entries.yaniv:
+            initial["ending"] = f"yaniv:{by_label[entries.yaniv].position}"
+        elif entries.empty_hand:
+            initial["ending"] = f"empty:{by_label[entries.empty_hand].position}"
+        initial["along"] = [str(by_label[label].position) for label in entries.along]
+        return initial
+
+    def seat_rows(self):
+        """Per seat, in clockwise order: the seat, its label and its fields' state."""
+        along = set(self["along"].value() or [])
+        ending = self["ending"].value()
+        for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True):
+            yield {
+                "seat": seat,
+                "label": label,
+                "hand": self[self.hand_field(seat)],
+                "yaniv": ending == f"yaniv:{seat.position}",
+                "empty": ending == f"empty:{seat.position}",
+                "along": str(seat.position) in along,
+            }
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        by_position = {
+            seat.position: label
+            for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
+        }
+        kind, position = cleaned["ending"].split(":")
+        ender = by_position[int(position)]
+        entries = rules.Round(
+            hands={
+                label: cleaned[self.hand_field(seat)]
+                for seat, label in zip(
+                    self.sheet.seats, self.sheet.players, strict=True
+                )
+            },
+            yaniv=ender if kind == "yaniv" else None,
+            empty_hand=ender if kind == "empty" else None,
+            along=tuple(by_position[int(position)] for position in cleaned["along"]),
+        )
+        try:
+            rules.check_round(
+                self.sheet.players, entries, cleaned["number"], self.ruleset
+            )
+        except rules.GameError as error:
+            self.add_game_error(error)
+            return cleaned
+        self.entries = entries
+        return cleaned
+
+    def add_game_error(self, error: rules.GameError) -> None:
+        """Put an engine error on the field the referee typed it in."""
+        if error.field == "hands" and error.player:
+            field = self.hand_field(self.sheet.seat_for(error.player))
+        elif error.field in {"ending", "yaniv", "empty_hand"}:
+            field = "ending"
+        elif error.field == "along":
+            field = "along"
+        else:
+            field = None
+        message = error.message[:1].upper() + error.message[1:] + "."
+        self.add_error(field, message)
+
+
+class ReasonForm(forms.Form):
+    """A change to a recorded game needs a reason and the version it saw."""
+
+    reason = forms.CharField(
+        max_length=500,
+        strip=True,
+        widget=forms.TextInput(
+            attrs={"placeholder": "e.g. Bart's hand was 14, not 41"}
+        ),
+        error_messages={"required": "Give a reason: it is kept in the history."},
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+
+class CorrectionForm(RoundForm):
+    reason = ReasonForm.base_fields["reason"]
+    version = ReasonForm.base_fields["version"]

@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import Q
+from django.urls import reverse
+
+from scoring.rules import BELGIAN, FalseYaniv, Ruleset
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+    )
+    member_number = models.CharField(max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "member_number"],
+                condition=~Q(member_number=""),
+                name="unique_member_number_per_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.DRAFT)
+    is_public = models.BooleanField(
+        default=True, help_text="Anyone can follow the tables and standings."
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
+    )
+    # The rule options of the engine's Ruleset (BELGIAN otherwise).
+    false_yaniv = models.CharField(
+        max_length=20,
+        choices=[
+            (choice.value, choice.value.replace("_", " ")) for choice in FalseYaniv
+        ],
+        default=BELGIAN.false_yaniv.value,
+        help_text="Who scores what besides the caller when a Yaniv is false.",
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True)
+                | Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return BELGIAN.with_options({"false_yaniv": self.false_yaniv})
+
+    def is_director(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+
+
+class Session(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="sessions"
+    )
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status, default=Status.PLANNED)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_session_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1), name="session_number_from_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · session {self.number}"
+
+
+class Table(models.Model):
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField()
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="refereed_tables",
+    )
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number"], name="unique_table_number"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1), name="table_number_from_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} · table {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.pk])
+
+    def save(self, *args, **kwargs) -> None:
+        # Every table plays exactly one game: create it with the table.
+        from scoring.models import Game
+
+        adding = self._state.adding
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            if adding:
+                Game.objects.create(table=self)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="1..n, clockwise")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    # The game's current total and rank, cached from the engine by each change.
+    total = models.IntegerField(default=0, editable=False)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "position"], name="unique_seat_position"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "player"], name="unique_player_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=BELGIAN.max_players),
+                name="seat_position_1_to_8",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} (seat {self.position})"
