@@ -55,9 +55,7 @@ class Sheet:
         """Seat id → the name the engine and the referee use for that seat."""
         names = [seat.player.name for seat in self.seats]
         return {
-            seat.pk: (
-                name if names.count(name) == 1 else f"{name} (seat {seat.position})"
-            )
+            seat.pk: (name if names.count(name) == 1 else f"{name} (seat {seat.position})")
             for seat, name in zip(self.seats, names, strict=True)
         }
 
@@ -73,13 +71,9 @@ class Sheet:
     def entries(self, stored: Round) -> rules.Round:
         labels = self.labels
         return rules.Round(
-            hands={
-                labels[hand.seat_id]: hand.hand_total for hand in stored.hands.all()
-            },
+            hands={labels[hand.seat_id]: hand.hand_total for hand in stored.hands.all()},
             yaniv=labels.get(stored.caller_id),
-            along=tuple(
-                labels[hand.seat_id] for hand in stored.hands.all() if hand.along
-            ),
+            along=tuple(labels[hand.seat_id] for hand in stored.hands.all() if hand.along),
             empty_hand=labels.get(stored.empty_hand_id),
         )
 
@@ -105,9 +99,7 @@ class Sheet:
                         )
                         for seat in self.seats
                     ),
-                    entered_by=stored.entered_by.get_username()
-                    if stored.entered_by
-                    else "",
+                    entered_by=stored.entered_by.get_username() if stored.entered_by else "",
                 )
             )
         return rows
@@ -174,9 +166,7 @@ class Game(models.Model):
     def sheet(self) -> Sheet:
         seats = tuple(self.table.seats.select_related("player").order_by("position"))
         rounds = tuple(
-            self.rounds.select_related("entered_by")
-            .prefetch_related("hands")
-            .order_by("number")
+            self.rounds.select_related("entered_by").prefetch_related("hands").order_by("number")
         )
         return Sheet(seats, rounds)
 
@@ -259,9 +249,7 @@ class Game(models.Model):
                 hands[seat.pk].along = label in entries.along
             Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
             game._store(sheet, result, first_changed=number)
-            game._log(
-                GameChange.Action.CORRECT, by, number, before, entries, sheet, reason
-            )
+            game._log(GameChange.Action.CORRECT, by, number, before, entries, sheet, reason)
         self.refresh_from_db()
 
     def undo_last_round(self, *, by, reason: str, version: int) -> None:
@@ -276,9 +264,7 @@ class Game(models.Model):
             sheet = Sheet(sheet.seats, sheet.rounds[:-1])
             result = game.score(sheet)
             game._store(sheet, result, first_changed=None)
-            game._log(
-                GameChange.Action.UNDO, by, last.number, before, None, sheet, reason
-            )
+            game._log(GameChange.Action.UNDO, by, last.number, before, None, sheet, reason)
         self.refresh_from_db()
 
     def end_at_time_limit(self, *, by, reason: str, version: int) -> None:
@@ -306,9 +292,7 @@ class Game(models.Model):
         return game
 
     def _over(self, number: int) -> rules.GameError:
-        return rules.GameError(
-            "rounds", "the game is already over", round_number=number
-        )
+        return rules.GameError("rounds", "the game is already over", round_number=number)
 
     def _stored_round(self, sheet: Sheet, number: int) -> Round:
         if not 1 <= number <= len(sheet.rounds):
@@ -320,14 +304,10 @@ class Game(models.Model):
         return {
             "kind": kind.value,
             "caller": sheet.seat_for(entries.yaniv) if entries.yaniv else None,
-            "empty_hand": sheet.seat_for(entries.empty_hand)
-            if entries.empty_hand
-            else None,
+            "empty_hand": sheet.seat_for(entries.empty_hand) if entries.empty_hand else None,
         }
 
-    def _store(
-        self, sheet: Sheet, result: rules.GameResult, *, first_changed: int | None
-    ) -> None:
+    def _store(self, sheet: Sheet, result: rules.GameResult, *, first_changed: int | None) -> None:
         """Cache the engine's numbers on the rows; rounds before a change keep theirs."""
         labels = sheet.labels
         changed = []
@@ -357,9 +337,7 @@ class Game(models.Model):
             self.finished_at = None
         self.finished = finished
         self.version += 1
-        self.save(
-            update_fields=["finished", "ended_at_time_limit", "finished_at", "version"]
-        )
+        self.save(update_fields=["finished", "ended_at_time_limit", "finished_at", "version"])
 
     def _log(
         self,
@@ -394,9 +372,7 @@ class Game(models.Model):
 class Round(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    kind = models.CharField(
-        max_length=12, choices=[(k.value, k.value) for k in rules.RoundKind]
-    )
+    kind = models.CharField(max_length=12, choices=[(k.value, k.value) for k in rules.RoundKind])
     caller = models.ForeignKey(
         Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -411,12 +387,8 @@ class Round(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["game", "number"], name="unique_round_number"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1), name="round_number_from_1"
-            ),
+            models.UniqueConstraint(fields=["game", "number"], name="unique_round_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
             # One caller or one emptied hand, never both, never neither.
             models.CheckConstraint(
                 condition=(
@@ -449,9 +421,7 @@ class Hand(models.Model):
     class Meta:
         ordering = ["round", "seat__position"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["round", "seat"], name="unique_hand_per_seat"
-            ),
+            models.UniqueConstraint(fields=["round", "seat"], name="unique_hand_per_seat"),
             models.CheckConstraint(
                 condition=Q(hand_total__gte=0, hand_total__lte=rules.BELGIAN.max_hand),
                 name="hand_total_0_to_50",
@@ -494,3 +464,28 @@ class GameChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} round {self.round_number} of {self.game}"
+
+    @property
+    def before_text(self) -> str:
+        return describe_entries(self.before)
+
+    @property
+    def after_text(self) -> str:
+        return describe_entries(self.after)
+
+
+def describe_entries(record: dict | None) -> str:
+    """A round record as a referee reads it: "Ann 3 (Yaniv), Bart 12 (along)"."""
+    if not record:
+        return ""
+    along = set(record.get("along", []))
+    parts = []
+    for player, hand in record["hands"].items():
+        if player == record.get("yaniv"):
+            note = " (Yaniv)"
+        elif player == record.get("empty_hand"):
+            note = " (emptied)"
+        else:
+            note = " (along)" if player in along else ""
+        parts.append(f"{player} {hand}{note}")
+    return ", ".join(parts)

@@ -53,8 +53,7 @@ def game_from_record(record: object) -> Game:
     return Game(
         players=tuple(players),
         rounds=tuple(
-            _round_from_record(entry, number)
-            for number, entry in enumerate(rounds, start=1)
+            _round_from_record(entry, number) for number, entry in enumerate(rounds, start=1)
         ),
         ruleset=ruleset,
     )

@@ -67,9 +67,7 @@ class Ruleset:
                 changes[option] = FalseYaniv(value)
             except ValueError:
                 choices = ", ".join(FalseYaniv)
-                raise GameError(
-                    "options", f"false_yaniv must be one of {choices}"
-                ) from None
+                raise GameError("options", f"false_yaniv must be one of {choices}") from None
         return dataclasses.replace(self, **changes)
 
 
@@ -166,9 +164,7 @@ class Game:
 
 def check_players(players: Sequence[str], ruleset: Ruleset = BELGIAN) -> None:
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
-        raise GameError(
-            "players", f"{ruleset.min_players} to {ruleset.max_players} names"
-        )
+        raise GameError("players", f"{ruleset.min_players} to {ruleset.max_players} names")
     for player in players:
         if not isinstance(player, str) or not player.strip():
             raise GameError("players", "every name must be a non-empty text")
@@ -190,9 +186,7 @@ def check_round(
         return GameError(field, message, round_number=number, player=player)
 
     if set(entries.hands) != set(players) or len(entries.hands) != len(players):
-        raise error(
-            "hands", "hands must name every player still in the game exactly once"
-        )
+        raise error("hands", "hands must name every player still in the game exactly once")
     for player in players:
         if not is_valid_hand(entries.hands[player], ruleset):
             raise error(
@@ -214,9 +208,7 @@ def check_round(
         raise error("yaniv", "yaniv must name a player in the game")
     if entries.yaniv in entries.along:
         raise error("along", "the caller cannot go along", entries.yaniv)
-    if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(
-        players
-    ):
+    if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
         raise error("along", "along must list players in the game once")
 
 
@@ -244,9 +236,7 @@ def yaniv_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
     return points
 
 
-def false_yaniv_points(
-    players: Sequence[str], entries: Round, ruleset: Ruleset
-) -> dict[str, int]:
+def false_yaniv_points(players: Sequence[str], entries: Round, ruleset: Ruleset) -> dict[str, int]:
     """A call above the limit: 32 plus the left neighbour's hand for the caller."""
     caller = entries.yaniv
     assert caller is not None
@@ -330,9 +320,7 @@ def score_round(
 
 def rank(players: Sequence[str], totals: Mapping[str, int]) -> tuple[Placing, ...]:
     """Lowest total first; equal totals share a rank (1, 1, 3), seat order within."""
-    ordered = sorted(
-        players, key=lambda player: (totals[player], players.index(player))
-    )
+    ordered = sorted(players, key=lambda player: (totals[player], players.index(player)))
     return tuple(
         Placing(
             player=player,

@@ -57,9 +57,7 @@ def render_sheet(game: Game, result: GameResult) -> str:
     )
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = [
-        "  ".join(
-            cell.ljust(width) for cell, width in zip(row, widths, strict=True)
-        ).rstrip()
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in rows
     ]
     lines.insert(1, "  ".join("-" * width for width in widths))
@@ -69,7 +67,5 @@ def render_sheet(game: Game, result: GameResult) -> str:
         lines.append(f"Game over. Winner: {', '.join(result.winners)}{joint}")
     else:
         lines.append("Game in progress.")
-    lines.append(
-        "Y caller, A along, F false Yaniv, E emptied hand; 'a → b' is a reduction."
-    )
+    lines.append("Y caller, A along, F false Yaniv, E emptied hand; 'a → b' is a reduction.")
     return "\n".join(lines) + "\n"

@@ -33,9 +33,7 @@ class RoundForm(forms.Form):
         self.ruleset = ruleset
         self.entries: rules.Round | None = None
         for seat, label in zip(sheet.seats, sheet.players, strict=True):
-            message = (
-                f"{label}'s hand must be a whole number from 0 to {ruleset.max_hand}."
-            )
+            message = f"{label}'s hand must be a whole number from 0 to {ruleset.max_hand}."
             self.fields[self.hand_field(seat)] = forms.IntegerField(
                 label=label,
                 min_value=0,
@@ -66,6 +64,15 @@ class RoundForm(forms.Form):
             for seat, label in zip(sheet.seats, sheet.players, strict=True)
         ]
 
+    @property
+    def has_missing(self) -> bool:
+        """Still being typed: some field is empty (the preview waits for it)."""
+        return any(
+            error.code == "required"
+            for errors in self.errors.as_data().values()
+            for error in errors
+        )
+
     @staticmethod
     def hand_field(seat) -> str:
         return f"hand_{seat.position}"
@@ -73,9 +80,7 @@ class RoundForm(forms.Form):
     @classmethod
     def initial_for(cls, sheet: Sheet, entries: rules.Round, number: int) -> dict:
         """The form's initial data for recorded entries (a correction)."""
-        by_label = {
-            label: seat for seat, label in zip(sheet.seats, sheet.players, strict=True)
-        }
+        by_label = {label: seat for seat, label in zip(sheet.seats, sheet.players, strict=True)}
         initial: dict[str, object] = {"number": number}
         for label, hand in entries.hands.items():
             initial[cls.hand_field(by_label[label])] = hand
@@ -113,18 +118,14 @@ class RoundForm(forms.Form):
         entries = rules.Round(
             hands={
                 label: cleaned[self.hand_field(seat)]
-                for seat, label in zip(
-                    self.sheet.seats, self.sheet.players, strict=True
-                )
+                for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
             },
             yaniv=ender if kind == "yaniv" else None,
             empty_hand=ender if kind == "empty" else None,
             along=tuple(by_position[int(position)] for position in cleaned["along"]),
         )
         try:
-            rules.check_round(
-                self.sheet.players, entries, cleaned["number"], self.ruleset
-            )
+            rules.check_round(self.sheet.players, entries, cleaned["number"], self.ruleset)
         except rules.GameError as error:
             self.add_game_error(error)
             return cleaned
@@ -151,9 +152,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=500,
         strip=True,
-        widget=forms.TextInput(
-            attrs={"placeholder": "e.g. Bart's hand was 14, not 41"}
-        ),
+        widget=forms.TextInput(attrs={"placeholder": "e.g. Bart's hand was 14, not 41"}),
         error_messages={"required": "Give a reason: it is kept in the history."},
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)

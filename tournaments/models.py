@@ -68,9 +68,7 @@ class Tournament(models.Model):
     # The rule options of the engine's Ruleset (BELGIAN otherwise).
     false_yaniv = models.CharField(
         max_length=20,
-        choices=[
-            (choice.value, choice.value.replace("_", " ")) for choice in FalseYaniv
-        ],
+        choices=[(choice.value, choice.value.replace("_", " ")) for choice in FalseYaniv],
         default=BELGIAN.false_yaniv.value,
         help_text="Who scores what besides the caller when a Yaniv is false.",
     )
@@ -79,8 +77,7 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(ends_on__isnull=True)
-                | Q(ends_on__gte=models.F("starts_on")),
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="tournament_ends_after_it_starts",
             ),
         ]
@@ -104,21 +101,15 @@ class Session(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="sessions"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status, default=Status.PLANNED)
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["tournament", "number"], name="unique_session_number"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1), name="session_number_from_1"
-            ),
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_session_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_from_1"),
         ]
 
     def __str__(self) -> str:
@@ -126,9 +117,7 @@ class Session(models.Model):
 
 
 class Table(models.Model):
-    session = models.ForeignKey(
-        Session, on_delete=models.CASCADE, related_name="tables"
-    )
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     referee = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -141,19 +130,12 @@ class Table(models.Model):
     class Meta:
         ordering = ["session", "number"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["session", "number"], name="unique_table_number"
-            ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1), name="table_number_from_1"
-            ),
+            models.UniqueConstraint(fields=["session", "number"], name="unique_table_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
         ]
 
     def __str__(self) -> str:
         return f"{self.session} · table {self.number}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("table", args=[self.pk])
 
     def save(self, *args, **kwargs) -> None:
         # Every table plays exactly one game: create it with the table.
@@ -164,6 +146,9 @@ class Table(models.Model):
             super().save(*args, **kwargs)
             if adding:
                 Game.objects.create(table=self)
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.pk])
 
 
 class Seat(models.Model):
@@ -177,12 +162,8 @@ class Seat(models.Model):
     class Meta:
         ordering = ["table", "position"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["table", "position"], name="unique_seat_position"
-            ),
-            models.UniqueConstraint(
-                fields=["table", "player"], name="unique_player_per_table"
-            ),
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["table", "player"], name="unique_player_per_table"),
             models.CheckConstraint(
                 condition=Q(position__gte=1, position__lte=BELGIAN.max_players),
                 name="seat_position_1_to_8",

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from scoring import rules
 from scoring.models import Game, RoundConflict, Sheet, SheetChanged
@@ -56,9 +57,7 @@ def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -
     if not (tournament.is_public or involved):
         raise Http404("No such table.")
     if need == REFEREE and not can_write(user, table):
-        raise PermissionDenied(
-            "Only the table's referee or a director can change this game."
-        )
+        raise PermissionDenied("Only the table's referee or a director can change this game.")
     if need == DIRECTOR and not tournament.is_director(user):
         raise PermissionDenied("Only a director of the tournament can do this.")
     return table
@@ -106,7 +105,8 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "players": sheet.players,
         "decks": game.ruleset.decks(len(sheet.seats)),
         "winners": [seat for seat in sheet.seats if game.finished and seat.rank == 1],
-        "form": form if not game.finished else None,
+        # A refused form stays on screen with its entries, even after the end.
+        "form": form if form is not None and (form.is_bound or not game.finished) else None,
         "editable": editable,
         "is_director": table.session.tournament.is_director(request.user),
         "message": message,
@@ -115,9 +115,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
     }
 
 
-def _render_live(
-    request, table: Table, form=None, message: str = "", status: int = 200
-):
+def _render_live(request, table: Table, form=None, message: str = "", status: int = 200):
     context = _live_context(request, table, form, message)
     template = "tournaments/table.html"
     if request.htmx:
@@ -192,9 +190,7 @@ def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
     form = RoundForm(sheet, game.ruleset, request.POST, auto_id="r_%s")
     if form.is_valid():
         try:
-            game.record_round(
-                form.entries, by=request.user, number=form.cleaned_data["number"]
-            )
+            game.record_round(form.entries, by=request.user, number=form.cleaned_data["number"])
         except RoundConflict as conflict:
             # Keep the referee's entries on screen, aimed at the next round now.
             data = request.POST.copy()
@@ -202,9 +198,7 @@ def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
             form = RoundForm(game.sheet(), game.ruleset, data, auto_id="r_%s")
             message = f"{conflict} — here is the sheet. Your entries are kept below."
             status = 200 if request.htmx else 409
-            return _render_live(
-                request, table, form=form, message=message, status=status
-            )
+            return _render_live(request, table, form=form, message=message, status=status)
         except rules.GameError as error:
             form.add_game_error(error)
         else:
@@ -239,9 +233,9 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
                     form.add_error(None, str(error)[:1].upper() + str(error)[1:] + ".")
             else:
                 if request.htmx:
-                    return _render_live(
-                        request, table, message=f"Round {number} corrected."
-                    )
+                    # The form swaps itself on errors; a saved correction swaps the sheet.
+                    response = _render_live(request, table, message=f"Round {number} corrected.")
+                    return reswap(retarget(response, "#live"), "outerHTML")
                 return redirect(table)
     else:
         initial = CorrectionForm.initial_for(
@@ -268,9 +262,7 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
 @require_POST
 def undo_round(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id, REFEREE)
-    return _reasoned_change(
-        request, table, table.game.undo_last_round, "Last round undone."
-    )
+    return _reasoned_change(request, table, table.game.undo_last_round, "Last round undone.")
 
 
 @require_POST

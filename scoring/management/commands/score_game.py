@@ -46,6 +46,4 @@ class Command(BaseCommand):
         if format == "table":
             self.stdout.write(render_sheet(game, result), ending="")
         else:
-            self.stdout.write(
-                json.dumps(result_to_record(result), indent=1, ensure_ascii=False)
-            )
+            self.stdout.write(json.dumps(result_to_record(result), indent=1, ensure_ascii=False))

@@ -1,0 +1,327 @@
+"""The referee's table page: entry, preview, correction, undo, end, access."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import GameChange, Round
+from tests.factories import make_table, make_tournament, make_user, record
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def referee():
+    return make_user("ref")
+
+
+@pytest.fixture
+def table(referee):
+    return make_table(referee=referee)
+
+
+@pytest.fixture
+def referee_client(client, referee):
+    client.force_login(referee)
+    return client
+
+
+def entries(number=1, hands=(3, 12, 7, 20), ending="yaniv:1", along=(), **extra):
+    post = {"number": number, "ending": ending, "along": [str(p) for p in along]}
+    post.update({f"hand_{seat}": hand for seat, hand in enumerate(hands, start=1)})
+    post.update(extra)
+    return post
+
+
+def totals(table):
+    return [seat.total for seat in table.seats.order_by("position")]
+
+
+# --- the page -------------------------------------------------------------
+
+
+def test_table_page_shows_seats_decks_and_the_entry_form(referee_client, table):
+    response = referee_client.get(table.get_absolute_url())
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "4 players · 1 deck" in html
+    assert 'name="hand_1"' in html and 'inputmode="numeric"' in html
+    assert "Record round 1" in html
+
+
+def test_anonymous_visitor_of_a_public_tournament_sees_the_sheet_but_no_form(client, table):
+    html = client.get(table.get_absolute_url()).content.decode()
+    assert "Score sheet" in html
+    assert 'name="hand_1"' not in html
+
+
+def test_a_private_tournaments_table_is_404_for_strangers(client):
+    table = make_table(tournament=make_tournament(is_public=False))
+    assert client.get(table.get_absolute_url()).status_code == 404
+
+
+def test_my_tables_lists_the_referees_tables_in_running_sessions(referee_client, table, referee):
+    make_table(referee=referee, session_status="planned", players=("Eva", "Frank"))
+    html = referee_client.get(reverse("my_tables")).content.decode()
+    assert html.count('class="card"') == 1
+    assert "Ann, Bart, Chris, Dirk" in html
+
+
+def test_my_tables_needs_a_login(client):
+    response = client.get(reverse("my_tables"))
+    assert response.status_code == 302
+    assert reverse("login") in response["Location"]
+
+
+# --- recording ------------------------------------------------------------
+
+
+def test_a_plain_post_records_the_round_and_redirects(referee_client, table):
+    response = referee_client.post(reverse("record_round", args=[table.pk]), entries())
+    assert response.status_code == 302
+    assert response["Location"] == table.get_absolute_url()
+    assert totals(table) == [0, 12, 7, 20]
+
+
+def test_an_htmx_post_returns_the_live_fragment_with_a_fresh_form(referee_client, table):
+    response = referee_client.post(reverse("record_round", args=[table.pk]), entries(), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="live">')
+    assert "<html" not in html
+    assert "Record round 2" in html
+
+
+def test_a_hand_out_of_range_is_refused_at_its_field_and_nothing_is_saved(referee_client, table):
+    post = entries(hands=(3, 51, 7, 20))
+    response = referee_client.post(reverse("record_round", args=[table.pk]), post, **HTMX)
+    html = response.content.decode()
+    assert "Bart&#x27;s hand must be a whole number from 0 to 50." in html
+    assert 'class="seat-entry has-error"' in html
+    assert Round.objects.count() == 0
+
+
+def test_a_missing_hand_is_refused_and_the_other_entries_stay(referee_client, table):
+    post = entries()
+    post["hand_3"] = ""
+    response = referee_client.post(reverse("record_round", args=[table.pk]), post)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Enter Chris&#x27;s hand total." in html
+    assert 'name="hand_4" value="20"' in html
+    assert Round.objects.count() == 0
+
+
+def test_no_ending_is_refused(referee_client, table):
+    post = entries()
+    del post["ending"]
+    html = referee_client.post(reverse("record_round", args=[table.pk]), post).content.decode()
+    assert "Choose who called Yaniv, or who emptied their hand." in html
+    assert Round.objects.count() == 0
+
+
+def test_the_caller_cannot_also_go_along(referee_client, table):
+    post = entries(ending="yaniv:1", along=(1, 3))
+    html = referee_client.post(reverse("record_round", args=[table.pk]), post).content.decode()
+    assert "The caller cannot go along." in html
+    assert Round.objects.count() == 0
+
+
+def test_an_emptied_hand_that_is_not_zero_is_refused(referee_client, table):
+    post = entries(ending="empty:2")
+    html = referee_client.post(reverse("record_round", args=[table.pk]), post).content.decode()
+    assert "An emptied hand is 0." in html
+    assert Round.objects.count() == 0
+
+
+def test_a_round_after_the_end_is_refused(referee_client, table, referee):
+    dirk_45 = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 45}, "yaniv": "Ann"}
+    record(table.game, referee, *[dirk_45] * 4)  # Dirk: 45, 90, 135, 180
+    response = referee_client.post(reverse("record_round", args=[table.pk]), entries(number=5))
+    assert response.status_code == 400
+    assert "The game is already over." in response.content.decode()
+    assert Round.objects.count() == 4
+
+
+def test_a_second_device_submitting_the_same_round_is_told_and_keeps_its_entries(
+    referee_client, table, referee
+):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    post = entries(number=1, hands=(4, 15, 4, 9))
+    response = referee_client.post(reverse("record_round", args=[table.pk]), post, **HTMX)
+    html = response.content.decode()
+    assert "round 1 was just recorded by ref" in html
+    assert 'name="hand_2" value="15"' in html
+    assert 'name="number" value="2"' in html
+    assert Round.objects.count() == 1
+
+
+# --- preview --------------------------------------------------------------
+
+
+def test_the_preview_explains_a_false_yaniv(referee_client, table):
+    post = entries(hands=(6, 2, 8, 14), ending="yaniv:3")
+    html = referee_client.post(reverse("round_preview", args=[table.pk]), post, **HTMX)
+    html = html.content.decode()
+    assert "False Yaniv: Chris gets 32 + Dirk's 14 = 46" in html
+    assert Round.objects.count() == 0
+
+
+def test_the_preview_says_when_a_round_ends_the_game(referee_client, table, referee):
+    record(
+        table.game,
+        referee,
+        *[{"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 45}, "yaniv": "Ann", "along": []}]
+        * 3,
+    )
+    post = entries(number=4, hands=(0, 1, 1, 20))
+    html = referee_client.post(reverse("round_preview", args=[table.pk]), post, **HTMX)
+    assert "This round ends the game: Dirk is over 150." in html.content.decode()
+
+
+def test_the_preview_waits_for_missing_entries(referee_client, table):
+    post = {"number": 1, "hand_1": 3}
+    html = referee_client.post(reverse("round_preview", args=[table.pk]), post, **HTMX)
+    assert "The preview appears once every hand and the ending are entered." in (
+        html.content.decode()
+    )
+
+
+# --- access ---------------------------------------------------------------
+
+
+def test_anonymous_users_cannot_record(client, table):
+    response = client.post(reverse("record_round", args=[table.pk]), entries())
+    assert response.status_code == 403
+    assert Round.objects.count() == 0
+
+
+def test_a_referee_of_another_table_cannot_record(client, table):
+    client.force_login(make_user("other"))
+    response = client.post(reverse("record_round", args=[table.pk]), entries(), **HTMX)
+    assert response.status_code == 403
+    assert Round.objects.count() == 0
+
+
+def test_a_director_can_record_at_any_table_of_their_tournament(client):
+    director = make_user("director")
+    table = make_table(tournament=make_tournament(directors=[director]))
+    client.force_login(director)
+    client.post(reverse("record_round", args=[table.pk]), entries())
+    assert Round.objects.count() == 1
+
+
+def test_a_referee_cannot_record_once_the_session_is_finished(client, referee):
+    table = make_table(referee=referee, session_status="finished")
+    client.force_login(referee)
+    response = client.post(reverse("record_round", args=[table.pk]), entries())
+    assert response.status_code == 403
+
+
+# --- corrections, undo, end ----------------------------------------------
+
+
+def test_the_correction_form_comes_prefilled(referee_client, table, referee):
+    record(
+        table.game,
+        referee,
+        {
+            "hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20},
+            "yaniv": "Ann",
+            "along": ["Chris"],
+        },
+    )
+    url = reverse("correct_round", args=[table.pk, 1])
+    html = referee_client.get(url, **HTMX).content.decode()
+    assert 'name="hand_2" value="12"' in html
+    assert 'value="yaniv:1" checked' in html
+    assert 'name="along" value="3" checked' in html
+    assert "<html" not in html
+
+
+def test_a_correction_needs_a_reason_and_changes_nothing_without_one(
+    referee_client, table, referee
+):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    post = entries(hands=(3, 38, 7, 20), version=table.game.version, reason="")
+    url = reverse("correct_round", args=[table.pk, 1])
+    html = referee_client.post(url, post, **HTMX).content.decode()
+    assert "Give a reason: it is kept in the history." in html
+    assert totals(table) == [0, 12, 7, 20]
+
+
+def test_a_correction_rescores_and_is_kept_in_the_history(referee_client, table, referee):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+        {"hands": {"Ann": 2, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    table.game.refresh_from_db()
+    post = entries(hands=(3, 38, 7, 20), version=table.game.version, reason="Bart had 38")
+    response = referee_client.post(reverse("correct_round", args=[table.pk, 1]), post, **HTMX)
+    assert response.headers.get("HX-Retarget") == "#live", response.content.decode()[-3000:]
+    assert totals(table) == [0, 0, 14, 40]  # Bart 38 + 12 = 50 → 0
+    change = GameChange.objects.get(action="correct")
+    assert change.reason == "Bart had 38"
+    assert change.before["hands"]["Bart"] == 12 and change.after["hands"]["Bart"] == 38
+    assert "Bart had 38" in referee_client.get(table.get_absolute_url()).content.decode()
+
+
+def test_a_stale_correction_form_is_refused(referee_client, table, referee):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    post = entries(hands=(3, 38, 7, 20), version=0, reason="late")
+    html = referee_client.post(reverse("correct_round", args=[table.pk, 1]), post).content
+    assert "The sheet was changed since this form was opened" in html.decode()
+    assert totals(table) == [0, 12, 7, 20]
+
+
+def test_undo_removes_the_last_round_with_a_reason(referee_client, table, referee):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    table.game.refresh_from_db()
+    post = {"reason": "wrong table", "version": table.game.version}
+    response = referee_client.post(reverse("undo_round", args=[table.pk]), post)
+    assert response.status_code == 302
+    assert Round.objects.count() == 0
+    assert GameChange.objects.filter(action="undo", reason="wrong table").count() == 1
+
+
+def test_only_a_director_can_end_a_game_at_the_time_limit(referee_client, table):
+    post = {"reason": "time", "version": table.game.version}
+    assert referee_client.post(reverse("end_game", args=[table.pk]), post).status_code == 403
+
+
+def test_a_director_ends_the_game_and_the_page_names_the_winner(client, referee):
+    director = make_user("director")
+    table = make_table(referee=referee, tournament=make_tournament(directors=[director]))
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
+    )
+    table.game.refresh_from_db()
+    client.force_login(director)
+    post = {"reason": "time limit", "version": table.game.version}
+    html = client.post(reverse("end_game", args=[table.pk]), post, **HTMX).content.decode()
+    assert "Winner: Ann" in html
+    assert "Ended at the time limit." in html
+    assert 'name="hand_1"' not in html
