@@ -13,9 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_suite_runs_on_the_database_named_by_database_url():
     url = os.environ.get("DATABASE_URL", "sqlite://")
-    expected = (
-        "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
-    )
+    expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
     assert connection.vendor == expected
 
 

@@ -111,11 +111,7 @@ def test_ranks_follow_totals_and_winners_hold_the_lowest_once_finished(game):
         lower = sum(1 for total in result.totals.values() if total < placing.total)
         assert placing.rank == 1 + lower
     lowest = min(result.totals.values())
-    expected = (
-        [p for p in game.players if result.totals[p] == lowest]
-        if result.finished
-        else []
-    )
+    expected = [p for p in game.players if result.totals[p] == lowest] if result.finished else []
     assert list(result.winners) == expected
 
 

@@ -29,9 +29,7 @@ def hands(ann: int, bart: int, chris: int, dirk: int) -> dict[str, int]:
     return {"Ann": ann, "Bart": bart, "Chris": chris, "Dirk": dirk}
 
 
-def points_of(
-    entries: Round, ruleset: Ruleset = BELGIAN, totals=None
-) -> dict[str, int]:
+def points_of(entries: Round, ruleset: Ruleset = BELGIAN, totals=None) -> dict[str, int]:
     result = score_round(SEATS, totals or dict.fromkeys(SEATS, 0), entries, 1, ruleset)
     return dict(result.points)
 
@@ -76,9 +74,7 @@ def test_the_last_seats_left_neighbour_is_seat_one():
 
 
 def test_a_call_at_exactly_the_limit_is_a_valid_yaniv():
-    result = score_round(
-        SEATS, dict.fromkeys(SEATS, 0), Round(hands(5, 9, 9, 9), yaniv="Ann"), 1
-    )
+    result = score_round(SEATS, dict.fromkeys(SEATS, 0), Round(hands(5, 9, 9, 9), yaniv="Ann"), 1)
     assert result.kind is RoundKind.YANIV
 
 
@@ -91,9 +87,7 @@ def test_an_emptied_hand_scores_everyone_their_hand():
     ("before", "points", "after", "reduction"),
     [(38, 12, 0, 50), (118, 32, 100, 50), (90, 10, 50, 50), (40, 12, 52, 0)],
 )
-def test_landing_exactly_on_50_100_or_150_takes_50_off_once(
-    before, points, after, reduction
-):
+def test_landing_exactly_on_50_100_or_150_takes_50_off_once(before, points, after, reduction):
     totals = hands(0, before, 0, 0)
     entries = Round(hands(0, points, 0, 0), yaniv="Ann")
     result = score_round(SEATS, totals, entries, 1)
@@ -102,18 +96,14 @@ def test_landing_exactly_on_50_100_or_150_takes_50_off_once(
 
 
 def test_staying_on_50_with_zero_points_is_not_reduced_again():
-    result = score_round(
-        SEATS, hands(50, 0, 0, 0), Round(hands(0, 9, 9, 9), yaniv="Ann"), 1
-    )
+    result = score_round(SEATS, hands(50, 0, 0, 0), Round(hands(0, 9, 9, 9), yaniv="Ann"), 1)
     assert result.totals["Ann"] == 50
     assert dict(result.reductions) == {}
 
 
 def test_a_false_yaniv_penalty_can_land_on_a_reduction():
     # 18 + 32 + neighbour's 0 = 50 → 0: why the neighbour's hand is added.
-    result = score_round(
-        SEATS, hands(18, 0, 0, 0), Round(hands(7, 0, 9, 9), yaniv="Ann"), 1
-    )
+    result = score_round(SEATS, hands(18, 0, 0, 0), Round(hands(7, 0, 9, 9), yaniv="Ann"), 1)
     assert result.totals["Ann"] == 0
     assert dict(result.reductions) == {"Ann": 50}
 
@@ -126,9 +116,7 @@ def test_going_above_150_ends_the_game():
 
 
 def test_exactly_150_is_reduced_and_does_not_end_the_game():
-    result = score_round(
-        SEATS, hands(0, 0, 0, 140), Round(hands(0, 1, 1, 10), yaniv="Ann"), 1
-    )
+    result = score_round(SEATS, hands(0, 0, 0, 140), Round(hands(0, 1, 1, 10), yaniv="Ann"), 1)
     assert result.totals["Dirk"] == 100
     assert result.ends_game is False
 
@@ -224,17 +212,13 @@ def test_bad_round_entries_are_refused_naming_the_round(entries, message):
 
 def test_a_bad_hand_error_names_the_player_for_the_form_field():
     with pytest.raises(GameError) as refused:
-        score_round(
-            SEATS, dict.fromkeys(SEATS, 0), Round(hands(3, 51, 7, 9), yaniv="Ann"), 2
-        )
+        score_round(SEATS, dict.fromkeys(SEATS, 0), Round(hands(3, 51, 7, 9), yaniv="Ann"), 2)
     assert (refused.value.field, refused.value.player) == ("hands", "Bart")
 
 
 def test_a_round_after_the_end_is_refused():
     with pytest.raises(GameError, match="round 9: the game is already over"):
-        score_round(
-            SEATS, hands(0, 0, 0, 151), Round(hands(0, 1, 1, 1), yaniv="Ann"), 9
-        )
+        score_round(SEATS, hands(0, 0, 0, 151), Round(hands(0, 1, 1, 1), yaniv="Ann"), 9)
 
 
 def test_results_cannot_be_changed():
