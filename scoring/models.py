@@ -213,7 +213,7 @@ class Game(models.Model):
             sheet = Sheet(sheet.seats, (*sheet.rounds, stored))
             game._store(sheet, result, first_changed=number)
             game._log(GameChange.Action.RECORD, by, number, None, entries, sheet, "")
-        self.refresh_from_db()
+        self._take_state(game)
         return stored
 
     def correct_round(
@@ -250,7 +250,7 @@ class Game(models.Model):
             Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
             game._store(sheet, result, first_changed=number)
             game._log(GameChange.Action.CORRECT, by, number, before, entries, sheet, reason)
-        self.refresh_from_db()
+        self._take_state(game)
 
     def undo_last_round(self, *, by, reason: str, version: int) -> None:
         with transaction.atomic():
@@ -265,7 +265,7 @@ class Game(models.Model):
             result = game.score(sheet)
             game._store(sheet, result, first_changed=None)
             game._log(GameChange.Action.UNDO, by, last.number, before, None, sheet, reason)
-        self.refresh_from_db()
+        self._take_state(game)
 
     def end_at_time_limit(self, *, by, reason: str, version: int) -> None:
         """Stop the game: the current totals are final."""
@@ -277,9 +277,14 @@ class Game(models.Model):
             game.ended_at_time_limit = True
             game._store(sheet, game.score(sheet), first_changed=None)
             game._log(GameChange.Action.END, by, None, None, None, sheet, reason)
-        self.refresh_from_db()
+        self._take_state(game)
 
     # --- helpers of the state changes ----------------------------------------
+
+    def _take_state(self, game: Game) -> None:
+        """Adopt the locked copy's new state, keeping this instance's loaded relations."""
+        for field in ("finished", "ended_at_time_limit", "finished_at", "version"):
+            setattr(self, field, getattr(game, field))
 
     def _locked(self, version: int | None = None) -> Game:
         game = (

@@ -92,7 +92,13 @@ class Tournament(models.Model):
     def is_director(self, user) -> bool:
         if not user.is_authenticated:
             return False
-        return user.is_superuser or self.directors.filter(pk=user.pk).exists()
+        if user.is_superuser:
+            return True
+        # Asked several times per request (permission check, page controls).
+        known = self.__dict__.setdefault("_directors_known", {})
+        if user.pk not in known:
+            known[user.pk] = self.directors.filter(pk=user.pk).exists()
+        return known[user.pk]
 
 
 class Session(models.Model):

@@ -325,3 +325,27 @@ def test_a_director_ends_the_game_and_the_page_names_the_winner(client, referee)
     assert "Winner: Ann" in html
     assert "Ended at the time limit." in html
     assert 'name="hand_1"' not in html
+
+
+def _queries_to_record(client, table, number):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    post = entries(number=number, hands=(0, 1, 1, 1))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("record_round", args=[table.pk]), post, **HTMX)
+    assert response.status_code == 200
+    assert Round.objects.filter(game=table.game, number=number).exists()
+    return len(queries)
+
+
+def test_submitting_a_round_costs_the_same_queries_after_one_or_eleven_rounds(
+    referee_client, table, referee
+):
+    small = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 1}, "yaniv": "Ann"}
+    record(table.game, referee, small)
+    after_one = _queries_to_record(referee_client, table, 2)
+    record(table.game, referee, *[small] * 9)
+    after_eleven = _queries_to_record(referee_client, table, 12)
+    assert after_one == after_eleven
+    assert after_eleven <= 24
