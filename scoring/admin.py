@@ -39,10 +39,16 @@ class RoundInline(ReadOnlyMixin, admin.TabularInline):
     show_change_link = True
 
     def get_queryset(self, request):
+        # Each row is titled with str(round), which names the tournament.
         return (
             super()
             .get_queryset(request)
-            .select_related("caller__player", "empty_hand__player", "entered_by")
+            .select_related(
+                "game__table__session__tournament",
+                "caller__player",
+                "empty_hand__player",
+                "entered_by",
+            )
         )
 
 
@@ -53,7 +59,11 @@ class HandInline(ReadOnlyMixin, admin.TabularInline):
     extra = 0
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("seat__player")
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("round__game__table__session__tournament", "seat__player")
+        )
 
 
 @admin.register(Game)
@@ -163,6 +173,8 @@ class GameChangeAdmin(ReadOnlyAdmin):
         "at",
         "version",
         "reason",
+        "before_text",
+        "after_text",
         "before",
         "after",
     ]

@@ -102,7 +102,7 @@ class TableInline(admin.TabularInline):
 @admin.register(Session)
 class SessionAdmin(DirectedAdmin):
     tournament_path = "tournament"
-    list_display = ["__str__", "tournament", "number", "status"]
+    list_display = ["tournament", "number", "status"]
     list_filter = ["status", ("tournament", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["tournament"]
     search_fields = ["tournament__name"]
@@ -135,7 +135,7 @@ class SeatInline(admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(DirectedAdmin):
     tournament_path = "session__tournament"
-    list_display = ["__str__", "session", "number", "referee", "game_status"]
+    list_display = ["session", "number", "referee", "game_status"]
     list_filter = [
         "session__status",
         ("session__tournament", admin.RelatedOnlyFieldListFilter),
@@ -164,7 +164,7 @@ class TableAdmin(DirectedAdmin):
 @admin.register(Seat)
 class SeatAdmin(DirectedAdmin):
     tournament_path = "table__session__tournament"
-    list_display = ["__str__", "table", "position", "player", "total", "rank"]
+    list_display = ["table", "position", "player", "total", "rank"]
     list_filter = [
         "table__session__status",
         ("table__session__tournament", admin.RelatedOnlyFieldListFilter),
