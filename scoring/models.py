@@ -191,6 +191,8 @@ class Game(models.Model):
         with transaction.atomic():
             game = self._locked()
             sheet = game.sheet()
+            if number < 1:
+                raise rules.GameError("rounds", "rounds are numbered from 1", round_number=number)
             if number <= len(sheet.rounds):
                 raise RoundConflict(sheet.rounds[number - 1])
             if number != len(sheet.rounds) + 1:
@@ -379,10 +381,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=12, choices=[(k.value, k.value) for k in rules.RoundKind])
     caller = models.ForeignKey(
-        Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
     empty_hand = models.ForeignKey(
-        Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
     )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -416,7 +418,8 @@ class Hand(models.Model):
     """One player's entries in one round, with the engine's numbers cached."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="hands")
+    # RESTRICT, not PROTECT: deleting a whole table deletes its rounds in the same cascade.
+    seat = models.ForeignKey(Seat, on_delete=models.RESTRICT, related_name="hands")
     hand_total = models.PositiveSmallIntegerField()
     along = models.BooleanField(default=False)
     points = models.IntegerField(default=0)

@@ -349,3 +349,14 @@ def test_submitting_a_round_costs_the_same_queries_after_one_or_eleven_rounds(
     after_eleven = _queries_to_record(referee_client, table, 12)
     assert after_one == after_eleven
     assert after_eleven <= 24
+
+
+def test_deleting_a_table_deletes_its_game_and_rounds(table, referee):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"},
+    )
+    table.delete()
+    assert Round.objects.count() == 0
+    assert GameChange.objects.count() == 0
