@@ -19,6 +19,7 @@ install: $(VENV)/.installed
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver $(HOST)
 
 test: install

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.core.management import call_command
 
-from scoring.models import Game
+from scoring.models import Game, Hand, Round
 from tournaments.models import Player, Session, Table
 
 
@@ -31,3 +33,16 @@ def test_demo_fixture_loads_a_consistent_tournament():
         else:
             assert not game.finished and not result.finished, game
             assert 3 <= rounds <= 6, game
+
+
+@pytest.mark.django_db
+def test_load_demo_loads_into_an_empty_site_only():
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert Player.objects.count() == 16
+    rounds = Round.objects.count()
+    Round.objects.filter(number=1).first().hands.update(hand_total=9)
+    call_command("load_demo", stdout=out)
+    assert "already has tournaments" in out.getvalue()
+    assert Round.objects.count() == rounds
+    assert Hand.objects.filter(hand_total=9, round__number=1).exists()
