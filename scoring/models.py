@@ -290,7 +290,8 @@ class Game(models.Model):
 
     def _locked(self, version: int | None = None) -> Game:
         game = (
-            Game.objects.select_for_update()
+            # Lock only the game row: other tables of the session go on meanwhile.
+            Game.objects.select_for_update(of=("self",))
             .select_related("table__session__tournament")
             .get(pk=self.pk)
         )
