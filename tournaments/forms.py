@@ -105,6 +105,14 @@ class RoundForm(forms.Form):
                 "along": str(seat.position) in along,
             }
 
+    def clean_ending(self) -> str:
+        # Radio buttons send one value; a second one means two callers were sent.
+        if hasattr(self.data, "getlist") and len(self.data.getlist("ending")) > 1:
+            raise forms.ValidationError(
+                "Only one player calls Yaniv or empties their hand in a round."
+            )
+        return self.cleaned_data["ending"]
+
     def clean(self):
         cleaned = super().clean()
         if self.errors:

@@ -123,6 +123,14 @@ def test_no_ending_is_refused(referee_client, table):
     assert Round.objects.count() == 0
 
 
+def test_two_callers_are_refused(referee_client, table):
+    post = entries()
+    post["ending"] = ["yaniv:1", "yaniv:2"]
+    html = referee_client.post(reverse("record_round", args=[table.pk]), post).content.decode()
+    assert "Only one player calls Yaniv or empties their hand in a round." in html
+    assert Round.objects.count() == 0
+
+
 def test_the_caller_cannot_also_go_along(referee_client, table):
     post = entries(ending="yaniv:1", along=(1, 3))
     html = referee_client.post(reverse("record_round", args=[table.pk]), post).content.decode()
