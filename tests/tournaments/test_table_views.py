@@ -368,3 +368,48 @@ def test_deleting_a_table_deletes_its_game_and_rounds(table, referee):
     table.delete()
     assert Round.objects.count() == 0
     assert GameChange.objects.count() == 0
+
+
+WRITE_URLS = [
+    ("post", "round_preview", ()),
+    ("post", "record_round", ()),
+    ("get", "correct_round", (1,)),
+    ("post", "correct_round", (1,)),
+    ("post", "undo_round", ()),
+    ("post", "end_game", ()),
+]
+
+
+@pytest.fixture
+def played_table(table, referee):
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"},
+    )
+    return table
+
+
+@pytest.mark.parametrize(("method", "name", "args"), WRITE_URLS)
+def test_anonymous_visitors_are_refused_every_write(client, played_table, method, name, args):
+    url = reverse(name, args=[played_table.pk, *args])
+    assert getattr(client, method)(url, entries(number=2)).status_code == 403
+    assert Round.objects.count() == 1
+
+
+@pytest.mark.parametrize(("method", "name", "args"), WRITE_URLS)
+def test_a_logged_in_player_without_a_role_is_refused_every_write(
+    client, played_table, method, name, args
+):
+    client.force_login(make_user("player"))
+    url = reverse(name, args=[played_table.pk, *args])
+    assert getattr(client, method)(url, entries(number=2), **HTMX).status_code == 403
+    assert Round.objects.count() == 1
+
+
+@pytest.mark.parametrize(("method", "name", "args"), WRITE_URLS)
+def test_every_write_of_a_private_tournament_is_404_for_strangers(client, method, name, args):
+    table = make_table(tournament=make_tournament(is_public=False))
+    client.force_login(make_user("stranger"))
+    url = reverse(name, args=[table.pk, *args])
+    assert getattr(client, method)(url, entries()).status_code == 404
