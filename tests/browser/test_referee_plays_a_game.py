@@ -127,7 +127,7 @@ def fill_round(form: Locator, players: list[str], entry: dict[str, Any]) -> None
         if entry.get("yaniv") == player:
             toggles.append("Yaniv")
         if entry.get("empty_hand") == player:
-            toggles.append("Emptied")
+            toggles.append("Empty")
         if player in entry.get("along", []):
             toggles.append("Along")
         for name in toggles:
@@ -155,7 +155,8 @@ def note_failure(response: Response, problems: list[str]) -> None:
 
 
 def seat_totals(page: Page) -> Locator:
-    return page.locator(".seats .total")
+    # The seat cards while reading, the entry form's legends while entering.
+    return page.locator(".seat-total")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -175,7 +176,7 @@ def test_referee_plays_a_whole_game_with_a_correction(live_server, page: Page):
     page.get_by_label("Username").fill(referee.get_username())
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name=f"Log out {referee.get_username()}")).to_be_visible()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
     page.get_by_role("link", name="My tables").click()
     expect(page.get_by_role("heading", name="My tables")).to_be_visible()
@@ -185,7 +186,7 @@ def test_referee_plays_a_whole_game_with_a_correction(live_server, page: Page):
 
     # htmx comes from django-htmx's static files, served by live_server's static handler.
     assert page.evaluate("typeof window.htmx") == "object", "htmx did not load"
-    expect(page.locator(".seats .name")).to_have_text(players)
+    expect(page.locator(".seat-entry legend .name")).to_have_text(players)
 
     form = page.locator("#round-form")
     preview = page.locator("#preview")
@@ -278,7 +279,7 @@ def correct_round_one(page: Page, scenario: Scenario) -> None:
     """Open round 1's "Correct" link, type the right hand, give a reason and save."""
     players, entry = scenario.players, scenario.rounds[0]
     player = scenario.wrong_player
-    page.locator("table.sheet tbody tr").first.get_by_role("link", name="Correct").click()
+    page.locator("table.sheet tbody tr").first.get_by_role("link", name="Correct round 1").click()
     correction = page.locator("#correction-panel form.correction")
     expect(correction.get_by_role("heading", name="Correct round 1")).to_be_visible()
 
