@@ -147,12 +147,26 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every change; a correction form must carry the version it saw.
     version = models.PositiveIntegerField(default=0)
+    # The referee's sign-off once the players checked the sheet; until then a
+    # finished game counts as provisional in the standings.
+    signed_off_at = models.DateTimeField(null=True, blank=True)
+    signed_off_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         constraints = [
             models.CheckConstraint(
                 condition=Q(ended_at_time_limit=False) | Q(finished=True),
                 name="time_limit_end_is_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(signed_off_at__isnull=True) | Q(finished=True),
+                name="only_a_finished_game_is_signed_off",
             ),
         ]
 
@@ -214,7 +228,7 @@ class Game(models.Model):
             )
             sheet = Sheet(sheet.seats, (*sheet.rounds, stored))
             game._store(sheet, result, first_changed=number)
-            game._log(GameChange.Action.RECORD, by, number, None, entries, sheet, "")
+            game._log(GameChange.Action.RECORD, by, number, None, entries, "")
         self._take_state(game)
         return stored
 
@@ -251,7 +265,7 @@ class Game(models.Model):
                 hands[seat.pk].along = label in entries.along
             Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
             game._store(sheet, result, first_changed=number)
-            game._log(GameChange.Action.CORRECT, by, number, before, entries, sheet, reason)
+            game._log(GameChange.Action.CORRECT, by, number, before, entries, reason)
         self._take_state(game)
 
     def undo_last_round(self, *, by, reason: str, version: int) -> None:
@@ -266,7 +280,31 @@ class Game(models.Model):
             sheet = Sheet(sheet.seats, sheet.rounds[:-1])
             result = game.score(sheet)
             game._store(sheet, result, first_changed=None)
-            game._log(GameChange.Action.UNDO, by, last.number, before, None, sheet, reason)
+            game._log(GameChange.Action.UNDO, by, last.number, before, None, reason)
+        self._take_state(game)
+
+    @property
+    def signed_off(self) -> bool:
+        return self.signed_off_at is not None
+
+    @property
+    def provisional(self) -> bool:
+        """Finished, but the sheet is not signed off yet."""
+        return self.finished and not self.signed_off
+
+    def sign_off(self, *, by, version: int) -> None:
+        """The referee confirms the finished sheet, as players sign the paper one."""
+        with transaction.atomic():
+            game = self._locked(version)
+            if not game.finished:
+                raise rules.GameError("game", "only a finished game can be signed off")
+            if game.signed_off:
+                raise rules.GameError("game", "the game is already signed off")
+            game.signed_off_at = timezone.now()
+            game.signed_off_by = by
+            game.version += 1
+            game.save(update_fields=["signed_off_at", "signed_off_by", "version"])
+            game._log(GameChange.Action.SIGN_OFF, by, None, None, None, "")
         self._take_state(game)
 
     def end_at_time_limit(self, *, by, reason: str, version: int) -> None:
@@ -278,14 +316,21 @@ class Game(models.Model):
             sheet = game.sheet()
             game.ended_at_time_limit = True
             game._store(sheet, game.score(sheet), first_changed=None)
-            game._log(GameChange.Action.END, by, None, None, None, sheet, reason)
+            game._log(GameChange.Action.END, by, None, None, None, reason)
         self._take_state(game)
 
     # --- helpers of the state changes ----------------------------------------
 
     def _take_state(self, game: Game) -> None:
         """Adopt the locked copy's new state, keeping this instance's loaded relations."""
-        for field in ("finished", "ended_at_time_limit", "finished_at", "version"):
+        for field in (
+            "finished",
+            "ended_at_time_limit",
+            "finished_at",
+            "version",
+            "signed_off_at",
+            "signed_off_by_id",
+        ):
             setattr(self, field, getattr(game, field))
 
     def _locked(self, version: int | None = None) -> Game:
@@ -342,10 +387,22 @@ class Game(models.Model):
         if finished and not self.finished:
             self.finished_at = timezone.now()
         elif not finished:
+            # A correction that reopens the game voids its sign-off.
             self.finished_at = None
+            self.signed_off_at = None
+            self.signed_off_by = None
         self.finished = finished
         self.version += 1
-        self.save(update_fields=["finished", "ended_at_time_limit", "finished_at", "version"])
+        self.save(
+            update_fields=[
+                "finished",
+                "ended_at_time_limit",
+                "finished_at",
+                "version",
+                "signed_off_at",
+                "signed_off_by",
+            ]
+        )
 
     def _log(
         self,
@@ -354,7 +411,6 @@ class Game(models.Model):
         number: int | None,
         before: rules.Round | None,
         after: rules.Round | None,
-        sheet: Sheet,
         reason: str,
     ) -> None:
         GameChange.objects.create(
@@ -449,6 +505,7 @@ class GameChange(models.Model):
         CORRECT = "correct", "corrected"
         UNDO = "undo", "undone"
         END = "end", "ended at the time limit"
+        SIGN_OFF = "sign_off", "signed off"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=10, choices=Action)
@@ -466,7 +523,7 @@ class GameChange(models.Model):
         ordering = ["game", "-at", "-pk"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(action="record") | ~Q(reason=""),
+                condition=Q(action__in=["record", "sign_off"]) | ~Q(reason=""),
                 name="change_needs_a_reason",
             ),
         ]

@@ -65,6 +65,12 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
     )
+    table_size = models.PositiveSmallIntegerField(
+        default=4, help_text="The table size the seating draw aims at (2–8)."
+    )
+    session_count = models.PositiveSmallIntegerField(
+        default=4, help_text="How many sessions (seatings) the tournament plans."
+    )
     # The rule options of the engine's Ruleset (BELGIAN otherwise).
     false_yaniv = models.CharField(
         max_length=20,
@@ -79,6 +85,14 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
                 name="tournament_ends_after_it_starts",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__gte=2, table_size__lte=BELGIAN.max_players),
+                name="table_size_2_to_8",
+            ),
+            models.CheckConstraint(
+                condition=Q(session_count__gte=1, session_count__lte=30),
+                name="session_count_1_to_30",
             ),
         ]
 
@@ -101,15 +115,46 @@ class Tournament(models.Model):
         return known[user.pk]
 
 
+class Registration(models.Model):
+    """A player entered in a tournament; only checked-in players are seated."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    checked_in = models.BooleanField(default=False)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_registration"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
 class Session(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class Seating(models.TextChoices):
+        RANDOM = "random", "Random, fewest repeat meetings"
+        STANDINGS = "standings", "By standings (similar ranks together)"
+        MANUAL = "manual", "Manual"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status, default=Status.PLANNED)
+    seating = models.CharField(max_length=10, choices=Seating, default=Seating.RANDOM)
+    # The random draw is reproducible from its seed; how well it avoided
+    # earlier meetings is kept for the director.
+    seed = models.BigIntegerField(null=True, blank=True)
+    repeat_meetings = models.PositiveIntegerField(default=0)
+    changed_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -2,20 +2,21 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import public, tables
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("rules/", views.rules_page, name="rules"),
-    path("tables/", views.my_tables, name="my_tables"),
-    path("tables/<int:table_id>/", views.table_detail, name="table"),
-    path("tables/<int:table_id>/preview/", views.round_preview, name="round_preview"),
-    path("tables/<int:table_id>/rounds/", views.record_round, name="record_round"),
+    path("", public.home, name="home"),
+    path("rules/", public.rules_page, name="rules"),
+    # The referee's table pages.
+    path("tables/", tables.my_tables, name="my_tables"),
+    path("tables/<int:table_id>/", tables.table_detail, name="table"),
+    path("tables/<int:table_id>/preview/", tables.round_preview, name="round_preview"),
+    path("tables/<int:table_id>/rounds/", tables.record_round, name="record_round"),
     path(
         "tables/<int:table_id>/rounds/<int:number>/correct/",
-        views.correct_round,
+        tables.correct_round,
         name="correct_round",
     ),
-    path("tables/<int:table_id>/rounds/undo/", views.undo_round, name="undo_round"),
-    path("tables/<int:table_id>/end/", views.end_game, name="end_game"),
+    path("tables/<int:table_id>/rounds/undo/", tables.undo_round, name="undo_round"),
+    path("tables/<int:table_id>/end/", tables.end_game, name="end_game"),
 ]

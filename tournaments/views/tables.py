@@ -13,17 +13,6 @@ from scoring.models import Game, RoundConflict, Sheet, SheetChanged
 from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
 from tournaments.models import Session, Table
 
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/home.html")
-
-
-@require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/rules.html", {"ruleset": rules.BELGIAN})
-
-
 # --- access ---------------------------------------------------------------
 
 READ, REFEREE, DIRECTOR = "read", "referee", "director"
