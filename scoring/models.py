@@ -95,7 +95,7 @@ class Sheet:
                             points=hands[seat.pk].points,
                             reduction=hands[seat.pk].reduction,
                             total=hands[seat.pk].total,
-                            mark=_mark(stored, hands[seat.pk]),
+                            mark=hand_mark(stored, hands[seat.pk]),
                         )
                         for seat in self.seats
                     ),
@@ -130,7 +130,8 @@ class SheetRow:
     entered_by: str
 
 
-def _mark(stored: Round, hand: Hand) -> str:
+def hand_mark(stored: Round, hand: Hand) -> str:
+    """How a sheet marks a hand: "caller", "false", "along", "empty" or ""."""
     if stored.empty_hand_id == hand.seat_id:
         return "empty"
     if stored.caller_id == hand.seat_id:

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from scoring.rules import BELGIAN, FalseYaniv, Ruleset
+from tournaments import standings
 
 
 class Club(models.Model):
@@ -102,6 +103,50 @@ class Tournament(models.Model):
     @property
     def ruleset(self) -> Ruleset:
         return BELGIAN.with_options({"false_yaniv": self.false_yaniv})
+
+    def finished_seats(self, session: Session | None = None) -> list[standings.FinishedSeat]:
+        """Every seat of a finished game (one query), for the standings."""
+        seats = Seat.objects.filter(table__session__tournament=self, table__game__finished=True)
+        if session is not None:
+            seats = seats.filter(table__session=session)
+        return [
+            standings.FinishedSeat(
+                player=player,
+                table=table,
+                session=session_number,
+                total=total,
+                rank=rank,
+                provisional=signed_off_at is None,
+            )
+            for player, table, session_number, total, rank, signed_off_at in seats.values_list(
+                "player_id",
+                "table_id",
+                "table__session__number",
+                "total",
+                "rank",
+                "table__game__signed_off_at",
+            )
+        ]
+
+    def standings(self, session: Session | None = None) -> list[tuple[standings.Standing, Player]]:
+        """The standings, overall or of one session, with each player (two queries)."""
+        ranking = standings.standings(self.finished_seats(session))
+        players = Player.objects.select_related("club").in_bulk([s.player for s in ranking])
+        return sorted(
+            ((standing, players[standing.player]) for standing in ranking),
+            key=lambda row: (row[0].place, row[1].name),
+        )
+
+    def live_version(self) -> str:
+        """Changes whenever a game or a session of the tournament does (two cheap queries)."""
+        from scoring.models import GameChange
+
+        last_change = GameChange.objects.filter(game__table__session__tournament=self).aggregate(
+            last=models.Max("pk")
+        )["last"]
+        sessions = self.sessions.aggregate(last=models.Max("changed_at"), count=models.Count("pk"))
+        stamp = sessions["last"].strftime("%Y%m%d%H%M%S%f") if sessions["last"] else "0"
+        return f"{last_change or 0}-{sessions['count']}-{stamp}"
 
     def is_director(self, user) -> bool:
         if not user.is_authenticated:

@@ -7,6 +7,16 @@ from tournaments.views import public, tables
 urlpatterns = [
     path("", public.home, name="home"),
     path("rules/", public.rules_page, name="rules"),
+    # What anyone can follow.
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/standings/", public.standings_page, name="standings"),
+    path(
+        "t/<slug:slug>/standings/session-<int:number>/",
+        public.standings_page,
+        name="session_standings",
+    ),
+    path("t/<slug:slug>/players/", public.player_search, name="players"),
+    path("t/<slug:slug>/players/<int:player_id>/", public.player_detail, name="player"),
     # The referee's table pages.
     path("tables/", tables.my_tables, name="my_tables"),
     path("tables/<int:table_id>/", tables.table_detail, name="table"),
@@ -19,4 +29,5 @@ urlpatterns = [
     ),
     path("tables/<int:table_id>/rounds/undo/", tables.undo_round, name="undo_round"),
     path("tables/<int:table_id>/end/", tables.end_game, name="end_game"),
+    path("tables/<int:table_id>/sign-off/", tables.sign_off, name="sign_off"),
 ]

@@ -377,6 +377,7 @@ WRITE_URLS = [
     ("post", "correct_round", (1,)),
     ("post", "undo_round", ()),
     ("post", "end_game", ()),
+    ("post", "sign_off", ()),
 ]
 
 
@@ -413,3 +414,53 @@ def test_every_write_of_a_private_tournament_is_404_for_strangers(client, method
     client.force_login(make_user("stranger"))
     url = reverse(name, args=[table.pk, *args])
     assert getattr(client, method)(url, entries()).status_code == 404
+
+
+# --- sign-off -----------------------------------------------------------------
+
+DIRK_45 = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 45}, "yaniv": "Ann"}
+
+
+def test_the_referee_signs_off_a_finished_sheet(referee_client, table, referee):
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.game.refresh_from_db()
+    post = {"version": table.game.version}
+    response = referee_client.post(reverse("sign_off", args=[table.pk]), post, **HTMX)
+    assert "Signed off by ref" in response.content.decode()
+    table.game.refresh_from_db()
+    assert table.game.signed_off_by == referee
+    assert GameChange.objects.filter(action="sign_off", user=referee).count() == 1
+
+
+def test_an_unfinished_game_cannot_be_signed_off(referee_client, table, referee):
+    record(table.game, referee, DIRK_45)
+    table.game.refresh_from_db()
+    response = referee_client.post(
+        reverse("sign_off", args=[table.pk]), {"version": table.game.version}
+    )
+    assert response.status_code == 400
+    assert "Only a finished game can be signed off." in response.content.decode()
+
+
+def test_after_sign_off_the_referee_can_no_longer_correct(referee_client, table, referee):
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.game.refresh_from_db()
+    table.game.sign_off(by=referee, version=table.game.version)
+    post = entries(hands=(0, 2, 1, 45), version=table.game.version, reason="late fix")
+    response = referee_client.post(reverse("correct_round", args=[table.pk, 1]), post)
+    assert response.status_code == 403
+    assert GameChange.objects.filter(action="correct").count() == 0
+
+
+def test_after_sign_off_a_director_still_corrects_with_a_reason(client, referee):
+    director = make_user("director")
+    table = make_table(referee=referee, tournament=make_tournament(directors=[director]))
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.game.refresh_from_db()
+    table.game.sign_off(by=referee, version=table.game.version)
+    client.force_login(director)
+    post = entries(hands=(0, 2, 1, 45), version=table.game.version, reason="Bart had 2")
+    response = client.post(reverse("correct_round", args=[table.pk, 1]), post)
+    assert response.status_code == 302
+    assert totals(table) == [0, 5, 4, 180]
+    assert GameChange.objects.get(action="correct").user == director

@@ -25,8 +25,10 @@ def can_write(user, table: Table) -> bool:
     tournament = table.session.tournament
     if tournament.is_director(user):
         return True
+    # A signed-off sheet is closed to the referee: only a director changes it.
     return (
-        table.referee_id == user.pk
+        not table.game.signed_off
+        and table.referee_id == user.pk
         and table.session.status == Session.Status.RUNNING
         and tournament.status == tournament.Status.RUNNING
     )
@@ -50,6 +52,12 @@ def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -
     if need == DIRECTOR and not tournament.is_director(user):
         raise PermissionDenied("Only a director of the tournament can do this.")
     return table
+
+
+def _sentence(error: Exception) -> str:
+    """An error as the referee reads it: "The game is already over." """
+    text = error.message if isinstance(error, rules.GameError) else str(error)
+    return text[:1].upper() + text[1:] + "."
 
 
 # --- pages ----------------------------------------------------------------
@@ -99,6 +107,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "editable": editable,
         "is_director": table.session.tournament.is_director(request.user),
         "message": message,
+        "poll_seconds": 15,
         "changes": game.changes.select_related("user")[:50],
         "reason_form": ReasonForm(initial={"version": game.version}),
     }
@@ -115,7 +124,25 @@ def _render_live(request, table: Table, form=None, message: str = "", status: in
 @require_GET
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id)
+    # Followers' pages poll: nothing changed, nothing to swap.
+    if request.htmx and request.GET.get("since") == str(table.game.version):
+        return HttpResponse(status=204)
     return _render_live(request, table)
+
+
+@require_POST
+def sign_off(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The referee signs the finished sheet off, as the players sign the paper one."""
+    table = _get_table_for_user(request, table_id, REFEREE)
+    message = "Sheet signed off."
+    try:
+        table.game.sign_off(by=request.user, version=int(request.POST.get("version", -1)))
+    except (ValueError, rules.GameError, SheetChanged) as error:
+        message = _sentence(error)
+    else:
+        if not request.htmx:
+            return redirect(table)
+    return _render_live(request, table, message=message, status=200 if request.htmx else 400)
 
 
 @require_POST
@@ -219,7 +246,7 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
                 if isinstance(error, rules.GameError):
                     form.add_game_error(error)
                 else:
-                    form.add_error(None, str(error)[:1].upper() + str(error)[1:] + ".")
+                    form.add_error(None, _sentence(error))
             else:
                 if request.htmx:
                     # The form swaps itself on errors; a saved correction swaps the sheet.
@@ -273,7 +300,7 @@ def _reasoned_change(request, table: Table, change, done: str) -> HttpResponse:
                 version=form.cleaned_data["version"],
             )
         except (rules.GameError, SheetChanged) as error:
-            message = str(error)[:1].upper() + str(error)[1:] + "."
+            message = _sentence(error)
         else:
             if not request.htmx:
                 return redirect(table)
