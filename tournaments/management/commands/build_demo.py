@@ -25,7 +25,7 @@ from django.db import transaction
 
 from scoring import rules
 from scoring.models import Game, GameChange, Hand, Round
-from tournaments.models import Club, Player, Seat, Session, Table, Tournament
+from tournaments.models import Club, Player, Registration, Seat, Session, Table, Tournament
 
 SEED = 2026
 BRUSSELS = ZoneInfo("Europe/Brussels")
@@ -118,6 +118,7 @@ def fixture_objects(tournament: Tournament, users: list) -> list:
         .distinct()
         .order_by("pk"),
         tournament,
+        *tournament.registrations.order_by("pk"),
         *tournament.sessions.order_by("pk"),
         *Table.objects.filter(session__tournament=tournament).order_by("pk"),
         *Seat.objects.filter(table__session__tournament=tournament).order_by("pk"),
@@ -210,6 +211,10 @@ class DemoBuilder:
             is_public=True,
         )
         tournament.directors.add(self.director)
+        Registration.objects.bulk_create(
+            Registration(tournament=tournament, player=player, checked_in=True)
+            for player in self.players
+        )
 
         first = Session.objects.create(
             tournament=tournament, number=1, status=Session.Status.RUNNING
@@ -275,6 +280,9 @@ class DemoBuilder:
                 continue
             stored = game.record_round(entries, by=referee, number=number)
             self.stamp(game, at, stored)
+        # The referees signed the sheets off, but table 4's is still provisional.
+        if table.number != TABLES:
+            game.sign_off(by=referee, version=game.version)
 
     def play_some(self, table: Table, start: datetime) -> None:
         game, referee, at = table.game, table.referee, start
