@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import public, tables
+from tournaments.views import director, public, tables
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -30,4 +30,25 @@ urlpatterns = [
     path("tables/<int:table_id>/rounds/undo/", tables.undo_round, name="undo_round"),
     path("tables/<int:table_id>/end/", tables.end_game, name="end_game"),
     path("tables/<int:table_id>/sign-off/", tables.sign_off, name="sign_off"),
+    # The director's pages.
+    path("manage/", director.director_home, name="manage"),
+    path("manage/new/", director.tournament_create, name="manage_new"),
+    path("manage/<slug:slug>/", director.dashboard, name="manage_tournament"),
+    path("manage/<slug:slug>/edit/", director.tournament_edit, name="manage_edit"),
+    path("manage/<slug:slug>/players/", director.add_player, name="manage_add_player"),
+    path("manage/<slug:slug>/check-in/", director.check_in_all, name="manage_check_in_all"),
+    path(
+        "manage/<slug:slug>/registrations/<int:registration_id>/check-in/",
+        director.check_in,
+        name="manage_check_in",
+    ),
+    path(
+        "manage/<slug:slug>/registrations/<int:registration_id>/remove/",
+        director.remove_registration,
+        name="manage_remove_registration",
+    ),
+    path("manage/<slug:slug>/import/", director.import_upload, name="manage_import"),
+    path(
+        "manage/<slug:slug>/import/confirm/", director.import_confirm, name="manage_import_confirm"
+    ),
 ]
