@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import random
+
 from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 
 from scoring.rules import BELGIAN, FalseYaniv, Ruleset
-from tournaments import standings
+from tournaments import seating, standings
 
 
 class Club(models.Model):
@@ -210,6 +212,113 @@ class Session(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · session {self.number}"
+
+    # --- the seating draw -------------------------------------------------------
+
+    def earlier_meetings(self) -> dict[frozenset[int], int]:
+        """How often each pair of players sat together in this tournament's earlier sessions."""
+        tables: dict[int, list[int]] = {}
+        for table_id, player_id in Seat.objects.filter(
+            table__session__tournament_id=self.tournament_id,
+            table__session__number__lt=self.number,
+        ).values_list("table_id", "player_id"):
+            tables.setdefault(table_id, []).append(player_id)
+        return seating.meetings([tables.values()])
+
+    def seated_draw(self) -> seating.Draw[int]:
+        """The session's current seating as a draw (player ids, clockwise)."""
+        tables: dict[int, list[int]] = {}
+        for table_number, player_id in (
+            Seat.objects.filter(table__session=self)
+            .values_list("table__number", "player_id")
+            .order_by("table__number", "position")
+        ):
+            tables.setdefault(table_number, []).append(player_id)
+        seated = tuple(tuple(players) for _, players in sorted(tables.items()))
+        return seating.Draw(seated, self.seed or 0, self.repeat_meetings)
+
+    def draw(self, method: str, seed: int) -> seating.Draw[int]:
+        """Seat the checked-in players afresh (a planned session only)."""
+        players = list(
+            self.tournament.registrations.filter(checked_in=True).values_list(
+                "player_id", flat=True
+            )
+        )
+        if len(players) < BELGIAN.min_players:
+            raise ValueError("check in at least 2 players before the draw")
+        met = self.earlier_meetings()
+        target = self.tournament.table_size
+        if method == self.Seating.STANDINGS:
+            ranked = [standing.player for standing, _ in self.tournament.standings()]
+            checked_in = set(players)
+            order = [player for player in ranked if player in checked_in]
+            # Players without a finished game yet come last, in a seeded random order.
+            newcomers = sorted(checked_in - set(order))
+            random.Random(seed).shuffle(newcomers)
+            result = seating.draw_by_standings(order + newcomers, target, met, seed=seed)
+        else:
+            method = self.Seating.RANDOM
+            result = seating.draw_random(players, met, seed, target)
+        self.seat(result, method)
+        return result
+
+    def seat(self, draw: seating.Draw[int], method: str) -> None:
+        """Replace the session's tables by the draw's, in one transaction."""
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.PLANNED:
+                raise ValueError("the seating can only change before the session starts")
+            if session.tables.filter(game__rounds__isnull=False).exists():
+                raise ValueError("rounds were recorded at these tables: the seating stays")
+            referees = dict(session.tables.values_list("number", "referee_id"))
+            session.tables.all().delete()
+            for number, players in enumerate(draw.tables, start=1):
+                table = Table.objects.create(
+                    session=session, number=number, referee_id=referees.get(number)
+                )
+                Seat.objects.bulk_create(
+                    Seat(table=table, position=position, player_id=player)
+                    for position, player in enumerate(players, start=1)
+                )
+            session.seating, session.seed = method, draw.seed
+            session.repeat_meetings = draw.repeat_meetings
+            session.save(update_fields=["seating", "seed", "repeat_meetings", "changed_at"])
+        self.seating, self.seed, self.repeat_meetings = method, draw.seed, draw.repeat_meetings
+
+    def swap_players(self, a: int, b: int) -> seating.Draw[int]:
+        adjusted = seating.swap(self.seated_draw(), a, b, self.earlier_meetings())
+        self.seat(adjusted, self.Seating.MANUAL)
+        return adjusted
+
+    def move_player(self, player: int, table_number: int) -> seating.Draw[int]:
+        adjusted = seating.move(
+            self.seated_draw(), player, table_number - 1, self.earlier_meetings()
+        )
+        self.seat(adjusted, self.Seating.MANUAL)
+        return adjusted
+
+    def start(self) -> None:
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.PLANNED:
+                raise ValueError("this session has already started")
+            if not session.tables.exists():
+                raise ValueError("draw the seating before starting the session")
+            session.status = self.Status.RUNNING
+            session.save(update_fields=["status", "changed_at"])
+            Tournament.objects.filter(
+                pk=self.tournament_id, status=Tournament.Status.DRAFT
+            ).update(status=Tournament.Status.RUNNING)
+        self.status = self.Status.RUNNING
+
+    def finish(self) -> None:
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.RUNNING:
+                raise ValueError("only a running session can be finished")
+            session.status = self.Status.FINISHED
+            session.save(update_fields=["status", "changed_at"])
+        self.status = self.Status.FINISHED
 
 
 class Table(models.Model):

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import director, public, tables
+from tournaments.views import director, public, sessions, tables
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -50,5 +50,37 @@ urlpatterns = [
     path("manage/<slug:slug>/import/", director.import_upload, name="manage_import"),
     path(
         "manage/<slug:slug>/import/confirm/", director.import_confirm, name="manage_import_confirm"
+    ),
+    # The director's sessions: draw, adjust, referees, start, print.
+    path("manage/<slug:slug>/sessions/", sessions.session_create, name="session_create"),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/",
+        sessions.session_detail,
+        name="session_manage",
+    ),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/draw/",
+        sessions.session_redraw,
+        name="session_redraw",
+    ),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/adjust/",
+        sessions.session_adjust,
+        name="session_adjust",
+    ),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/referees/",
+        sessions.session_referees,
+        name="session_referees",
+    ),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/status/",
+        sessions.session_status,
+        name="session_status",
+    ),
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/table-list/",
+        sessions.table_list,
+        name="session_table_list",
     ),
 ]
