@@ -6,6 +6,7 @@ from django import forms
 from django.core import signing
 from django.utils.text import slugify
 
+from scoring.models import Round
 from scoring.rules import BELGIAN
 from tournaments import player_import
 from tournaments.models import Club, Player, Tournament
@@ -30,6 +31,7 @@ class TournamentForm(forms.ModelForm):
             "table_size",
             "session_count",
             "false_yaniv",
+            "status",
         ]
         labels = {
             "slug": "Address",
@@ -70,6 +72,9 @@ class TournamentForm(forms.ModelForm):
         )
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["club"].empty_label = "(none)"
+        if not self.instance.pk:
+            # A new tournament starts as a draft; its first session makes it run.
+            del self.fields["status"]
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -78,6 +83,15 @@ class TournamentForm(forms.ModelForm):
             self.add_error("ends_on", "The last day cannot be before the first day.")
         if "slug" in cleaned:
             self._clean_slug_or_make_one(cleaned)
+        if (
+            self.instance.pk
+            and "false_yaniv" in self.changed_data
+            and Round.objects.filter(game__table__session__tournament=self.instance).exists()
+        ):
+            # The cached scores were computed under the old rule.
+            self.add_error(
+                "false_yaniv", "The false-Yaniv rule cannot change once rounds are recorded."
+            )
         return cleaned
 
     def _clean_slug_or_make_one(self, cleaned: dict) -> None:

@@ -157,11 +157,29 @@ def test_creating_a_tournament_needs_the_permission(director_client):
 
 def test_a_director_changes_the_settings(director_client, tournament):
     url = reverse("manage_edit", args=[tournament.slug])
-    post = tournament_post(name="BK 2026 (final)", slug="bk-2026", table_size="5")
+    post = tournament_post(
+        name="BK 2026 (final)", slug="bk-2026", table_size="5", status="finished"
+    )
     response = director_client.post(url, post)
     tournament.refresh_from_db()
     assert response.status_code == 302
     assert (tournament.name, tournament.table_size) == ("BK 2026 (final)", 5)
+    assert tournament.status == "finished"
+
+
+def test_the_false_yaniv_rule_is_locked_once_rounds_are_recorded(director_client, tournament):
+    from tests.factories import make_table, record
+
+    table = make_table(tournament=tournament)
+    record(
+        table.game, None, {"hands": {"Ann": 3, "Bart": 9, "Chris": 9, "Dirk": 9}, "yaniv": "Ann"}
+    )
+    url = reverse("manage_edit", args=[tournament.slug])
+    post = tournament_post(slug="bk-2026", status="running", false_yaniv="others_score_hand")
+    html = director_client.post(url, post).content.decode()
+    assert "The false-Yaniv rule cannot change once rounds are recorded." in html
+    tournament.refresh_from_db()
+    assert tournament.false_yaniv == "others_score_zero"
 
 
 def test_the_settings_page_comes_filled_in(director_client, tournament):

@@ -1,6 +1,6 @@
 """The director's pages: create a tournament, register players, import them, check them in.
 
-Every view that reads or changes a tournament goes through `_get_tournament_for_director`:
+Every view that reads or changes a tournament goes through `get_tournament_for_director`:
 404 for who may not see the tournament, 403 for who may see it but does not direct it.
 Anonymous visitors are sent to the login page when they ask for a page; their writes
 meet the same 403/404 as anyone else's.
@@ -29,7 +29,7 @@ from tournaments.forms_director import (
     ImportUploadForm,
     TournamentForm,
 )
-from tournaments.models import Club, Registration, Seat, Tournament
+from tournaments.models import Club, Registration, Seat, Session, Tournament
 
 # Sent with a changed check-in: the page's counts fetch themselves again.
 REGISTRATIONS_CHANGED = "registrations-changed"
@@ -55,7 +55,7 @@ def can_create_tournament(user) -> bool:
     return user.is_authenticated and user.has_perm("tournaments.add_tournament")
 
 
-def _get_tournament_for_director(request: HttpRequest, slug: str) -> Tournament:
+def get_tournament_for_director(request: HttpRequest, slug: str) -> Tournament:
     """The tournament, or 404 for who may not see it and 403 for who may only read it."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if tournament.is_director(request.user):
@@ -114,7 +114,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @_login_to_read
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     form = TournamentForm(request.POST or None, instance=tournament)
     if form.is_valid():
         tournament = form.save()
@@ -159,6 +159,8 @@ def _render_dashboard(
         "checked_in_count": sum(1 for r in registrations if r.checked_in),
         "add_form": add_form or AddPlayerForm(),
         "clubs": Club.objects.order_by("name").values_list("name", flat=True),
+        "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
+        "seating_methods": Session.Seating.choices[:2],
     }
     return render(request, "tournaments/director/dashboard.html", context, status=status)
 
@@ -167,7 +169,7 @@ def _render_dashboard(
 @require_GET
 def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
     """Players and check-in; asked by htmx, only the counts (they follow each check-in)."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     if request.htmx:
         return render(
             request,
@@ -183,7 +185,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def add_player(request: HttpRequest, slug: str) -> HttpResponse:
     """Register one player: a known one (same club and number, or name) or a new one."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     form = AddPlayerForm(request.POST)
     if form.is_valid():
         parsed = form.parsed()
@@ -211,7 +213,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def check_in(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Set one player's check-in (`checked_in` 1 or 0); htmx gets the player's row back."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     registration = get_object_or_404(
         Registration.objects.select_related("player__club"),
         pk=registration_id,
@@ -236,7 +238,7 @@ def check_in(request: HttpRequest, slug: str, registration_id: int) -> HttpRespo
 @require_POST
 def check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
     """Check every registered player in (`checked_in` 1) or out (0)."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     value = request.POST.get("checked_in")
     if value not in ("0", "1"):
         return HttpResponseBadRequest("checked_in must be 1 or 0.")
@@ -250,7 +252,7 @@ def check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def remove_registration(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Take a player off the tournament, unless they are seated in one of its sessions."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     registration = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, tournament=tournament
     )
@@ -289,7 +291,7 @@ def _render_upload(request, tournament, form, status: int = 200, error: str = ""
 @require_http_methods(["GET", "POST"])
 def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
     """The upload form; a posted file gets its preview, and nothing is written."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     if request.method == "GET":
         return _render_upload(request, tournament, ImportUploadForm())
     form = ImportUploadForm(request.POST, request.FILES)
@@ -316,7 +318,7 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     """Import the previewed file in one transaction; rows with errors are skipped."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     form = ImportConfirmForm(tournament, request.POST)
     if not form.is_valid():
         error = " ".join(form.errors.get("payload", ["The preview is missing."]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -12,8 +13,10 @@ from scoring.models import Hand, hand_mark
 from tournaments import standings
 from tournaments.models import Player, Seat, Session, Table, Tournament
 
-# How often the live parts of a page ask whether something changed.
-POLL_SECONDS = 15
+
+def poll_seconds() -> int:
+    """How often the live parts of a page ask whether something changed (tests shorten it)."""
+    return getattr(settings, "LIVE_POLL_SECONDS", 15)
 
 
 @require_GET
@@ -62,7 +65,7 @@ def _unchanged(request: HttpRequest, version: str) -> bool:
 def _render_live(request, template: str, partial: str, context: dict) -> HttpResponse:
     if request.htmx:
         template = f"{template}#{partial}"
-    return render(request, template, {**context, "poll_seconds": POLL_SECONDS})
+    return render(request, template, {**context, "poll_seconds": poll_seconds()})
 
 
 @require_GET

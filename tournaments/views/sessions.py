@@ -16,11 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Session, Table, Tournament
 from tournaments.qr import qr_svg
-from tournaments.views.director import _get_tournament_for_director
+from tournaments.views.director import get_tournament_for_director
 
 
 def _session_for_director(request: HttpRequest, slug: str, number: int) -> Session:
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     return get_object_or_404(tournament.sessions.select_related("tournament"), number=number)
 
 
@@ -67,7 +67,7 @@ def session_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @require_POST
 def session_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the next session and draw its seating from the checked-in players."""
-    tournament = _get_tournament_for_director(request, slug)
+    tournament = get_tournament_for_director(request, slug)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         last = locked.sessions.order_by("-number").first()

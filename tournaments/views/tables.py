@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -107,7 +108,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "editable": editable,
         "is_director": table.session.tournament.is_director(request.user),
         "message": message,
-        "poll_seconds": 15,
+        "poll_seconds": getattr(settings, "LIVE_POLL_SECONDS", 15),
         "changes": game.changes.select_related("user")[:50],
         "reason_form": ReasonForm(initial={"version": game.version}),
     }
