@@ -144,7 +144,9 @@ def test_the_table_page_poll_answers_204_until_the_game_changes(client, finished
     finished_table.game.sign_off(by=referee, version=version)
     changed = client.get(url, {"since": version}, **HTMX)
     assert changed.status_code == 200
-    assert "Signed off by ref" in changed.content.decode()
+    html = changed.content.decode()
+    assert "Signed off by the referee" in html
+    assert "ref " not in html and "by ref" not in html
 
 
 def test_the_player_page_shows_every_game_round_by_round(client, finished_table):

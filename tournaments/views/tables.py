@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -13,6 +12,7 @@ from scoring import rules
 from scoring.models import Game, RoundConflict, Sheet, SheetChanged
 from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
 from tournaments.models import Session, Table
+from tournaments.views.public import can_view, poll_seconds
 
 # --- access ---------------------------------------------------------------
 
@@ -43,10 +43,7 @@ def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -
     )
     user = request.user
     tournament = table.session.tournament
-    involved = user.is_authenticated and (
-        table.referee_id == user.pk or tournament.is_director(user)
-    )
-    if not (tournament.is_public or involved):
+    if not can_view(user, tournament):
         raise Http404("No such table.")
     if need == REFEREE and not can_write(user, table):
         raise PermissionDenied("Only the table's referee or a director can change this game.")
@@ -108,7 +105,11 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "editable": editable,
         "is_director": table.session.tournament.is_director(request.user),
         "message": message,
-        "poll_seconds": getattr(settings, "LIVE_POLL_SECONDS", 15),
+        "poll_seconds": poll_seconds(),
+        # Followers see the sheet; account names stay with the people running the table.
+        "show_names": editable
+        or (request.user.is_authenticated and table.referee_id == request.user.pk)
+        or table.session.tournament.is_director(request.user),
         "changes": game.changes.select_related("user")[:50],
         "reason_form": ReasonForm(initial={"version": game.version}),
     }
