@@ -9,7 +9,9 @@ transaction, under a row lock on the game.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 
 from django.conf import settings
@@ -27,10 +29,21 @@ logger = logging.getLogger(__name__)
 class RoundConflict(Exception):
     """The round was recorded meanwhile, e.g. by a second device at the table."""
 
-    def __init__(self, existing: Round) -> None:
+    def __init__(self, existing: Round, entries: rules.Round | None = None) -> None:
         self.existing = existing
+        # The stored round's entries, to tell a phone's retry from a real conflict.
+        self.entries = entries
         who = existing.entered_by.get_username() if existing.entered_by else "someone"
         super().__init__(f"round {existing.number} was just recorded by {who}")
+
+
+def same_entries(a: rules.Round, b: rules.Round) -> bool:
+    """The same round as entered, whatever order the along players came in."""
+    return (
+        dict(a.hands) == dict(b.hands)
+        and (a.yaniv, a.empty_hand) == (b.yaniv, b.empty_hand)
+        and set(a.along) == set(b.along)
+    )
 
 
 class SheetChanged(Exception):
@@ -209,7 +222,8 @@ class Game(models.Model):
             if number < 1:
                 raise rules.GameError("rounds", "rounds are numbered from 1", round_number=number)
             if number <= len(sheet.rounds):
-                raise RoundConflict(sheet.rounds[number - 1])
+                existing = sheet.rounds[number - 1]
+                raise RoundConflict(existing, sheet.entries(existing))
             if number != len(sheet.rounds) + 1:
                 raise rules.GameError(
                     "rounds", "rounds are recorded in order", round_number=number
@@ -319,6 +333,46 @@ class Game(models.Model):
             game._store(sheet, game.score(sheet), first_changed=None)
             game._log(GameChange.Action.END, by, None, None, None, reason)
         self._take_state(game)
+
+    def store_rounds(
+        self, rounds: Sequence[tuple[rules.Round, object, datetime]], *, ended_at_time_limit: bool
+    ) -> rules.GameResult:
+        """Store a whole recorded game at once (an import): (entries, entered_by, entered_at).
+
+        The engine scores the rounds as one game and `_store` caches its numbers as after any
+        change; nothing is logged (an import restores the audit log as it was recorded).
+        """
+        with transaction.atomic():
+            game = self._locked()
+            sheet = game.sheet()
+            if sheet.rounds:
+                raise rules.GameError("rounds", "the game already has rounds")
+            engine_rounds = tuple(entries for entries, _, _ in rounds)
+            result = rules.score_game(rules.Game(sheet.players, engine_rounds, game.ruleset))
+            stored = Round.objects.bulk_create(
+                Round(
+                    game=game,
+                    number=number,
+                    entered_by=by,
+                    entered_at=at,
+                    **game._ending(entries, sheet),
+                )
+                for number, (entries, by, at) in enumerate(rounds, start=1)
+            )
+            Hand.objects.bulk_create(
+                Hand(
+                    round=round_,
+                    seat=seat,
+                    hand_total=entries.hands[label],
+                    along=label in entries.along,
+                )
+                for round_, entries in zip(stored, engine_rounds, strict=True)
+                for seat, label in zip(sheet.seats, sheet.players, strict=True)
+            )
+            game.ended_at_time_limit = ended_at_time_limit
+            game._store(game.sheet(), result, first_changed=1)
+        self._take_state(game)
+        return result
 
     # --- helpers of the state changes ----------------------------------------
 

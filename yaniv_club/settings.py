@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "yaniv_club.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "yaniv_club.urls"

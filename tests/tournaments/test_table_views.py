@@ -464,3 +464,44 @@ def test_after_sign_off_a_director_still_corrects_with_a_reason(client, referee)
     assert response.status_code == 302
     assert totals(table) == [0, 5, 4, 180]
     assert GameChange.objects.get(action="correct").user == director
+
+
+# --- flaky phones and database outages ----------------------------------------------
+
+
+def test_a_retried_identical_submission_stores_one_round_and_answers_like_a_success(
+    referee_client, table
+):
+    url = reverse("record_round", args=[table.pk])
+    first = referee_client.post(url, entries(along=(3,)), **HTMX)
+    retry = referee_client.post(url, entries(along=(3,)), **HTMX)
+    assert Round.objects.count() == 1
+    assert retry.status_code == 200
+    assert "was just recorded" not in retry.content.decode()
+    assert (
+        "Record round 2" in retry.content.decode() and "Record round 2" in first.content.decode()
+    )
+
+
+def test_a_different_round_under_the_same_number_is_still_a_conflict(referee_client, table):
+    url = reverse("record_round", args=[table.pk])
+    referee_client.post(url, entries(), **HTMX)
+    other = referee_client.post(url, entries(hands=(3, 12, 7, 21)), **HTMX)
+    assert "round 1 was just recorded by ref" in other.content.decode()
+    assert Round.objects.count() == 1
+
+
+def test_a_database_outage_answers_not_saved_try_again(referee_client, table, monkeypatch):
+    from django.db import OperationalError
+
+    from scoring.models import Game
+
+    def outage(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(Game, "record_round", outage)
+    response = referee_client.post(reverse("record_round", args=[table.pk]), entries(), **HTMX)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "Not saved: try again" in response.content.decode()
+    assert Round.objects.count() == 0

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget
 
 from scoring import rules
-from scoring.models import Game, RoundConflict, Sheet, SheetChanged
+from scoring.models import Game, RoundConflict, Sheet, SheetChanged, same_entries
 from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
 from tournaments.models import Session, Table
 from tournaments.views.public import can_view, poll_seconds
@@ -210,6 +210,13 @@ def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
         try:
             game.record_round(form.entries, by=request.user, number=form.cleaned_data["number"])
         except RoundConflict as conflict:
+            if conflict.existing.entered_by_id == request.user.pk and same_entries(
+                conflict.entries, form.entries
+            ):
+                # A flaky phone sent the same round twice: it is stored once, all is well.
+                if request.htmx:
+                    return _render_live(request, table)
+                return redirect(table)
             # Keep the referee's entries on screen, aimed at the next round now.
             data = request.POST.copy()
             data["number"] = str(len(game.sheet().rounds) + 1)
