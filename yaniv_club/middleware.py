@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.db import InterfaceError, OperationalError
 from django.template.response import TemplateResponse
@@ -27,4 +28,35 @@ class DatabaseUnavailableMiddleware:
         logger.error("database unavailable: %s %s: %s", request.method, request.path, exception)
         response = TemplateResponse(request, "503.html", status=503)
         response["Retry-After"] = "5"
+        return response
+
+
+class WriteLogMiddleware:
+    """A structured log line for every request that may write: who, what, the answer."""
+
+    logger = logging.getLogger("yaniv_club.writes")
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in {"GET", "HEAD", "OPTIONS"}:
+            return self.get_response(request)
+        started = time.monotonic()
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        match = getattr(request, "resolver_match", None)
+        self.logger.info(
+            "%s %s %s",
+            request.method,
+            request.path,
+            response.status_code,
+            extra={
+                "user": user.get_username() if user and user.is_authenticated else None,
+                "view": match.view_name if match else None,
+                "arguments": match.kwargs if match else None,
+                "status": response.status_code,
+                "duration_ms": round((time.monotonic() - started) * 1000, 1),
+            },
+        )
         return response
