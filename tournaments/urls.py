@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import director, public, sessions, tables
+from tournaments.views import director, printing, public, sessions, tables
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -83,4 +83,18 @@ urlpatterns = [
         sessions.table_list,
         name="session_table_list",
     ),
+    # PDFs.
+    path(
+        "manage/<slug:slug>/sessions/<int:number>/score-sheets.pdf",
+        printing.score_sheets,
+        name="session_score_sheets_pdf",
+    ),
+    path("tables/<int:table_id>/sheet.pdf", printing.table_sheet, name="table_sheet_pdf"),
+    path("t/<slug:slug>/standings.pdf", printing.standings, name="standings_pdf"),
+    path(
+        "t/<slug:slug>/standings/session-<int:number>.pdf",
+        printing.standings,
+        name="session_standings_pdf",
+    ),
+    path("t/<slug:slug>/report.pdf", printing.report, name="report_pdf"),
 ]

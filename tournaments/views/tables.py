@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
@@ -12,6 +13,7 @@ from scoring import rules
 from scoring.models import Game, RoundConflict, Sheet, SheetChanged, same_entries
 from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
 from tournaments.models import Session, Table
+from tournaments.pdf import progression_svg
 from tournaments.views.public import can_view, poll_seconds
 
 # --- access ---------------------------------------------------------------
@@ -96,6 +98,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "game": game,
         "sheet": sheet,
         "rows": sheet.rows(),
+        "chart": mark_safe(progression_svg(sheet)),  # noqa: S308 - reportlab's SVG, escaped
         "seats": sheet.seats,
         "players": sheet.players,
         "decks": game.ruleset.decks(len(sheet.seats)),
