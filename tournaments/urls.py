@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from tournaments.views import director, printing, public, sessions, tables
+from tournaments.views import exports as export_views
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -97,4 +98,15 @@ urlpatterns = [
         name="session_standings_pdf",
     ),
     path("t/<slug:slug>/report.pdf", printing.report, name="report_pdf"),
+    # Exports.
+    path("t/<slug:slug>/standings.csv", export_views.standings_csv, name="standings_csv"),
+    path(
+        "t/<slug:slug>/standings/session-<int:number>.csv",
+        export_views.standings_csv,
+        name="session_standings_csv",
+    ),
+    path("t/<slug:slug>/rounds.csv", export_views.rounds_csv, name="rounds_csv"),
+    path(
+        "manage/<slug:slug>/export.json", export_views.tournament_json, name="manage_export_json"
+    ),
 ]
