@@ -478,9 +478,6 @@ class _Fields:
             raise self.error(key, f"must be a {empty}text of at most {max_length} characters")
         return value
 
-    def optional_text(self, key: str, max_length: int) -> str | None:
-        return None if self.value.get(key) is None else self.text(key, max_length, blank=False)
-
     def integer(self, key: str, *, minimum: int = 0, maximum: int | None = None) -> int:
         value = self.raw(key)
         if type(value) is not int or value < minimum or (maximum is not None and value > maximum):
