@@ -29,7 +29,10 @@ PRODUCTION = {
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    # The browser tests' conftest allows async-unsafe ORM calls in this process; a
+    # production server never has that, and check --deploy rightly refuses it.
+    inherited = {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    environment = {key: value for key, value in os.environ.items() if key not in inherited}
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
