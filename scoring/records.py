@@ -2,7 +2,8 @@
 
 Pure Python, no Django: `game_from_record` turns a parsed JSON record into a
 `Game`, raising `GameError` for anything malformed; `result_to_record` gives
-the scored result in exactly the shape RULES.md specifies.
+the scored result in exactly the shape RULES.md specifies (under elimination,
+each round also lists the players who went out after it).
 """
 
 from __future__ import annotations
@@ -10,7 +11,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scoring.rules import RULESETS, Game, GameError, GameResult, Round, check_players
+from scoring.rules import (
+    BELGIAN,
+    RULESETS,
+    Game,
+    GameError,
+    GameResult,
+    Round,
+    RoundResult,
+    Ruleset,
+    check_players,
+)
 
 
 def _round_from_record(entry: object, number: int) -> Round:
@@ -40,8 +51,8 @@ def game_from_record(record: object) -> Game:
     if not isinstance(record, Mapping):
         raise GameError("record", "a game record must be a JSON object")
     name = record.get("ruleset", "belgian")
-    if name not in RULESETS:
-        raise GameError("ruleset", f"unknown rule set {name!r}")
+    if not isinstance(name, str) or name not in RULESETS:
+        raise GameError("ruleset", f"unknown {name}")
     ruleset = RULESETS[name].with_options(record.get("options", {}))
     players = record.get("players")
     if not isinstance(players, list):
@@ -65,20 +76,36 @@ def game_to_record(game: Game) -> dict[str, Any]:
         "ruleset": game.ruleset.name,
         "players": list(game.players),
     }
-    record["rounds"] = [round_to_record(entries) for entries in game.rounds]
-    if game.ruleset.false_yaniv != RULESETS[game.ruleset.name].false_yaniv:
-        record["options"] = {"false_yaniv": str(game.ruleset.false_yaniv)}
+    record["rounds"] = [round_to_record(entries, game.ruleset) for entries in game.rounds]
+    options = game.ruleset.options_from(RULESETS.get(game.ruleset.name, BELGIAN))
+    if options:
+        record["options"] = options
     return record
 
 
-def round_to_record(entries: Round) -> dict[str, Any]:
-    """One round's entries as the record holds them."""
+def round_to_record(entries: Round, ruleset: Ruleset = BELGIAN) -> dict[str, Any]:
+    """One round's entries as the record holds them (no `along` under automatic Assaf)."""
     record: dict[str, Any] = {"hands": dict(entries.hands)}
     if entries.yaniv is not None:
         record["yaniv"] = entries.yaniv
-        record["along"] = list(entries.along)
+        if not ruleset.automatic_assaf or entries.along:
+            record["along"] = list(entries.along)
     else:
         record["empty_hand"] = entries.empty_hand
+    return record
+
+
+def round_result_to_record(round_result: RoundResult, *, elimination: bool) -> dict[str, Any]:
+    """One scored round; under elimination with the players who went out after it."""
+    record: dict[str, Any] = {
+        "number": round_result.number,
+        "kind": str(round_result.kind),
+        "points": dict(round_result.points),
+        "reductions": dict(round_result.reductions),
+        "totals": dict(round_result.totals),
+    }
+    if elimination:
+        record["eliminated"] = list(round_result.eliminated)
     return record
 
 
@@ -86,13 +113,7 @@ def result_to_record(result: GameResult) -> dict[str, Any]:
     """The scored result, in the shape RULES.md gives (and the vectors hold)."""
     return {
         "rounds": [
-            {
-                "number": round_result.number,
-                "kind": str(round_result.kind),
-                "points": dict(round_result.points),
-                "reductions": dict(round_result.reductions),
-                "totals": dict(round_result.totals),
-            }
+            round_result_to_record(round_result, elimination=result.elimination)
             for round_result in result.rounds
         ],
         "totals": dict(result.totals),

@@ -5,13 +5,16 @@ Yaniv or emptied their hand, who went along) under a `Ruleset`, following
 shared/RULES.md. Players are identified by unique names given in seat order,
 clockwise. Everything going in and out is immutable; bad input raises
 `GameError` naming the round and the field, and nothing partial is returned.
+
+`BELGIAN` is the championship standard; `RULESETS` names it and the other
+published rule sets (RULES.md, "Other rule sets (presets)").
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -25,10 +28,30 @@ class FalseYaniv(enum.StrEnum):
     OTHERS_SCORE_HAND = "others_score_hand"
 
 
+class Challenge(enum.StrEnum):
+    """How the other players challenge a Yaniv call."""
+
+    # Belgian: each player declares whether they go along with the call.
+    ALONG = "along"
+    # Every other preset: every hand is compared with the caller's, nobody declares.
+    ASSAF = "assaf"
+
+
+class End(enum.StrEnum):
+    """What going above `Ruleset.end_above` does."""
+
+    # The game is over after the round; the lowest total wins.
+    GAME_OVER = "game_over"
+    # The player is out; the last player left wins (israeli).
+    ELIMINATION = "elimination"
+
+
 class RoundKind(enum.StrEnum):
     YANIV = "yaniv"
     FALSE_YANIV = "false_yaniv"
     EMPTY_HAND = "empty_hand"
+    # Automatic Assaf: someone else held the same or fewer points than the caller.
+    ASSAF = "assaf"
 
 
 @dataclass(frozen=True)
@@ -38,19 +61,62 @@ class Ruleset:
     name: str = "belgian"
     min_players: int = 2
     max_players: int = 8
-    max_hand: int = 50
+    # Cards dealt, and so held at most (Board Game Arena deals 3 to 5); a card is worth 10 at most.
+    cards_dealt: int = 5
     yaniv_limit: int = 5
+    challenge: Challenge = Challenge.ALONG
     along_penalty: int = 32
+    # Automatic Assaf: the caller scores their hand plus this, once (RULES.md [interpretation]).
+    assaf_penalty: int = 30
+    # wikipedia_en: the challenger(s) with the lowest hand score 0 in an Assaf.
+    assaf_lowest_scores_zero: bool = False
+    # A call above the limit is a false Yaniv (Belgian); otherwise it is refused as bad input.
+    scores_false_yaniv: bool = True
     false_yaniv_penalty: int = 32
     false_yaniv: FalseYaniv = FalseYaniv.OTHERS_SCORE_ZERO
-    reduction_totals: tuple[int, ...] = (50, 100, 150)
-    reduction: int = 50
-    end_above: int = 150
+    # (total, becomes): a positive round landing exactly on `total` leaves the player on `becomes`.
+    reduction_table: tuple[tuple[int, int], ...] = ((50, 0), (100, 50), (150, 100))
+    # (every, minus): any other positive multiple of `every` loses `minus` (wikipedia_en: 50, 50).
+    reduce_multiples: tuple[int, int] | None = None
     # RULES.md [interpretation]: a player who stays on 50 with 0 points is
     # not reduced again; a reduction needs an arrival.
     reduction_needs_points: bool = True
+    end: End = End.GAME_OVER
+    end_above: int = 150
     # Players with one deck at most; more players play with two.
     one_deck_up_to: int = 4
+
+    @property
+    def max_hand(self) -> int:
+        return 10 * self.cards_dealt
+
+    @property
+    def automatic_assaf(self) -> bool:
+        return self.challenge is Challenge.ASSAF
+
+    @property
+    def eliminates(self) -> bool:
+        return self.end is End.ELIMINATION
+
+    @property
+    def reduction_steps(self) -> tuple[tuple[int, int], ...]:
+        """(total, becomes) for every total a positive round reduces, up to the end limit."""
+        totals = {total for total, _ in self.reduction_table}
+        if self.reduce_multiples is not None:
+            every = self.reduce_multiples[0]
+            totals.update(range(every, self.end_above + 1, every))
+        return tuple((total, total - reduction_at(total, self)) for total in sorted(totals))
+
+    @property
+    def reduction_totals(self) -> tuple[int, ...]:
+        """The totals that are reduced (50, 100, 150 under belgian)."""
+        return tuple(total for total, _ in self.reduction_steps)
+
+    @property
+    def reduction(self) -> int | None:
+        """What every reduction takes off when that is one amount (50 under belgian), else None."""
+        amounts = {total - becomes for total, becomes in self.reduction_steps}
+        return amounts.pop() if len(amounts) == 1 else None
 
     def decks(self, player_count: int) -> int:
         return 1 if player_count <= self.one_deck_up_to else 2
@@ -61,18 +127,21 @@ class Ruleset:
             raise GameError("options", "options must be an object")
         changes: dict[str, object] = {}
         for option, value in options.items():
-            if option != "false_yaniv":
+            if option not in OPTIONS:
                 raise GameError("options", f"unknown option {option!r}")
-            try:
-                changes[option] = FalseYaniv(value)
-            except ValueError:
-                choices = ", ".join(FalseYaniv)
-                raise GameError("options", f"false_yaniv must be one of {choices}") from None
-        return dataclasses.replace(self, **changes)
+            attribute, parse, _ = OPTIONS[option]
+            changes[attribute] = parse(value)
+        changed = dataclasses.replace(self, **changes)
+        check_ruleset(changed)
+        return changed
 
-
-BELGIAN = Ruleset()
-RULESETS: Mapping[str, Ruleset] = MappingProxyType({BELGIAN.name: BELGIAN})
+    def options_from(self, base: Ruleset) -> dict[str, object]:
+        """The options that turn `base` into this ruleset, as a game record holds them."""
+        return {
+            option: dump(getattr(self, attribute))
+            for option, (attribute, _, dump) in OPTIONS.items()
+            if getattr(self, attribute) != getattr(base, attribute)
+        }
 
 
 class GameError(ValueError):
@@ -94,6 +163,133 @@ class GameError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+# --- options of a game record (and of a tournament) ---------------------------
+
+
+def _option_error(message: str) -> GameError:
+    return GameError("options", message)
+
+
+def _whole_number(option: str, low: int, high: int) -> Callable[[object], int]:
+    def parse(value: object) -> int:
+        if type(value) is not int or not low <= value <= high:
+            raise _option_error(f"{option} must be a whole number from {low} to {high}")
+        return value
+
+    return parse
+
+
+def _choice(option: str, choices: type[enum.StrEnum]) -> Callable[[object], enum.StrEnum]:
+    def parse(value: object) -> enum.StrEnum:
+        try:
+            return choices(value)
+        except ValueError:
+            names = ", ".join(choices)
+            raise _option_error(f"{option} must be one of {names}") from None
+
+    return parse
+
+
+def _reduction_pair(option: str, value: object) -> tuple[int, int]:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(type(number) is int for number in value)
+    ):
+        raise _option_error(f"{option} needs pairs of whole numbers")
+    return (value[0], value[1])
+
+
+def _parse_reductions(value: object) -> tuple[tuple[int, int], ...]:
+    """[[total, becomes], ...]: e.g. [[100, 50], [200, 100]] (israeli)."""
+    if not isinstance(value, list | tuple):
+        raise _option_error("reductions must be a list of [total, becomes] pairs")
+    pairs = tuple(_reduction_pair("reductions", pair) for pair in value)
+    for total, becomes in pairs:
+        if not 0 <= becomes < total:
+            raise _option_error("reductions: a total must become a smaller total, 0 or more")
+    if len({total for total, _ in pairs}) != len(pairs):
+        raise _option_error("reductions: each total once")
+    return tuple(sorted(pairs))
+
+
+def _parse_reduce_multiples(value: object) -> tuple[int, int] | None:
+    """[every, minus] or null: e.g. [50, 50] (wikipedia_en)."""
+    if value is None:
+        return None
+    every, minus = _reduction_pair("reduce_multiples", value)
+    if not 0 < minus <= every:
+        raise _option_error("reduce_multiples: [every, minus] with 0 < minus <= every")
+    return (every, minus)
+
+
+def _dump(value: object) -> object:
+    """An option's value as JSON holds it."""
+    if isinstance(value, enum.StrEnum):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_dump(item) for item in value]
+    return value
+
+
+# option name -> (Ruleset attribute, parse a JSON value, dump it back).
+OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], object]]] = (
+    MappingProxyType(
+        {
+            "false_yaniv": ("false_yaniv", _choice("false_yaniv", FalseYaniv), _dump),
+            "yaniv_limit": ("yaniv_limit", _whole_number("yaniv_limit", 0, 50), _dump),
+            "reductions": ("reduction_table", _parse_reductions, _dump),
+            "reduce_multiples": ("reduce_multiples", _parse_reduce_multiples, _dump),
+            "end": ("end", _choice("end", End), _dump),
+            "end_above": ("end_above", _whole_number("end_above", 1, 10_000), _dump),
+            "cards_dealt": ("cards_dealt", _whole_number("cards_dealt", 1, 5), _dump),
+            "one_deck_up_to": ("one_deck_up_to", _whole_number("one_deck_up_to", 1, 8), _dump),
+        }
+    )
+)
+
+
+def check_ruleset(ruleset: Ruleset) -> None:
+    """Options that only make sense together."""
+    if ruleset.yaniv_limit > ruleset.max_hand:
+        raise _option_error(f"yaniv_limit must be at most the largest hand, {ruleset.max_hand}")
+
+
+BELGIAN = Ruleset()
+# pagat (seed 002): automatic Assaf, 100 -> 50 and 200 -> 100, above 200 a player is out.
+ISRAELI = Ruleset(
+    name="israeli",
+    challenge=Challenge.ASSAF,
+    scores_false_yaniv=False,
+    reduction_table=((100, 50), (200, 100)),
+    end=End.ELIMINATION,
+    end_above=200,
+)
+# English Wikipedia (seed 003): Yaniv at 7, the lowest challenger scores 0, multiples of 50 - 50.
+WIKIPEDIA_EN = Ruleset(
+    name="wikipedia_en",
+    yaniv_limit=7,
+    challenge=Challenge.ASSAF,
+    assaf_lowest_scores_zero=True,
+    scores_false_yaniv=False,
+    reduction_table=(),
+    reduce_multiples=(50, 50),
+    end_above=200,
+)
+# French Wikipedia (seed 004): Yaniv at 7, 100 -> 50 and 200 -> 150.
+WIKIPEDIA_FR = Ruleset(
+    name="wikipedia_fr",
+    yaniv_limit=7,
+    challenge=Challenge.ASSAF,
+    scores_false_yaniv=False,
+    reduction_table=((100, 50), (200, 150)),
+    end_above=200,
+)
+RULESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {ruleset.name: ruleset for ruleset in (BELGIAN, ISRAELI, WIKIPEDIA_EN, WIKIPEDIA_FR)}
+)
+
+
 def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
     return MappingProxyType(dict(mapping))
 
@@ -104,6 +300,7 @@ class Round:
 
     Exactly one of `yaniv` (the caller) and `empty_hand` (the player who got
     rid of all cards) is set; `along` lists who went along with a Yaniv.
+    Under elimination `hands` names only the players still in.
     """
 
     hands: Mapping[str, int]
@@ -120,13 +317,17 @@ class Round:
 class RoundResult:
     number: int
     kind: RoundKind
+    # Points and reductions of the players who played the round (still in).
     points: Mapping[str, int]
     reductions: Mapping[str, int]
+    # Every player's total, seat order; an eliminated player keeps their last one.
     totals: Mapping[str, int]
     # The player whose hand is added to a false Yaniv's penalty.
     neighbour: str | None = None
-    # Totals above the limit end the game after this round.
+    # This round ends the game (a total above the limit, or one player left).
     ends_game: bool = False
+    # Under elimination: who went out after this round, seat order.
+    eliminated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,6 +345,10 @@ class GameResult:
     finished: bool
     ranking: tuple[Placing, ...]
     winners: tuple[str, ...]
+    # The ruleset eliminates players (each round's result then lists `eliminated`).
+    elimination: bool = False
+    # Under elimination: player -> the round after which they went out.
+    out_in_round: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -180,7 +385,10 @@ def is_valid_hand(hand: object, ruleset: Ruleset = BELGIAN) -> bool:
 def check_round(
     players: Sequence[str], entries: Round, number: int, ruleset: Ruleset = BELGIAN
 ) -> None:
-    """Raise GameError for the first thing wrong with one round's entries."""
+    """Raise GameError for the first thing wrong with one round's entries.
+
+    `players` are the players who play the round: under elimination, those still in.
+    """
 
     def error(field: str, message: str, player: str | None = None) -> GameError:
         return GameError(field, message, round_number=number, player=player)
@@ -196,6 +404,8 @@ def check_round(
             )
     if (entries.yaniv is None) == (entries.empty_hand is None):
         raise error("ending", "exactly one of yaniv / empty_hand")
+    if ruleset.automatic_assaf and entries.along:
+        raise error("along", f"nobody goes along under the {ruleset.name} rules")
     if entries.empty_hand is not None:
         if entries.empty_hand not in entries.hands:
             raise error("empty_hand", "empty_hand must name a player in the game")
@@ -210,6 +420,8 @@ def check_round(
         raise error("along", "the caller cannot go along", entries.yaniv)
     if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
         raise error("along", "along must list players in the game once")
+    if not ruleset.scores_false_yaniv and entries.hands[entries.yaniv] > ruleset.yaniv_limit:
+        raise error("yaniv", f"Yaniv needs a hand of {ruleset.yaniv_limit} or less", entries.yaniv)
 
 
 # --- the rules, one function each --------------------------------------------
@@ -236,6 +448,31 @@ def yaniv_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
     return points
 
 
+def someone_has_same_or_fewer(entries: Round) -> bool:
+    """Automatic Assaf: the caller's hand is not lower than every other hand."""
+    caller = entries.yaniv
+    assert caller is not None
+    caller_hand = entries.hands[caller]
+    return any(hand <= caller_hand for player, hand in entries.hands.items() if player != caller)
+
+
+def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """An Assaf: the caller scores own hand + 30 (once), everyone else their hand.
+
+    Under wikipedia_en the challenger(s) with the lowest hand score 0.
+    """
+    caller = entries.yaniv
+    assert caller is not None
+    points = dict(entries.hands)
+    points[caller] = entries.hands[caller] + ruleset.assaf_penalty
+    if ruleset.assaf_lowest_scores_zero:
+        lowest = min(hand for player, hand in entries.hands.items() if player != caller)
+        for player, hand in entries.hands.items():
+            if player != caller and hand == lowest:
+                points[player] = 0
+    return points
+
+
 def false_yaniv_points(players: Sequence[str], entries: Round, ruleset: Ruleset) -> dict[str, int]:
     """A call above the limit: 32 plus the left neighbour's hand for the caller."""
     caller = entries.yaniv
@@ -254,13 +491,27 @@ def empty_hand_points(entries: Round) -> dict[str, int]:
     return dict(entries.hands)
 
 
+def reduction_at(total: int, ruleset: Ruleset) -> int:
+    """What the reduction table takes off a total reached exactly (0: not reduced).
+
+    The table's own totals come first; then any positive multiple of the
+    `reduce_multiples` rule.
+    """
+    for reduced, becomes in ruleset.reduction_table:
+        if total == reduced:
+            return reduced - becomes
+    if ruleset.reduce_multiples is not None:
+        every, minus = ruleset.reduce_multiples
+        if total > 0 and total % every == 0:
+            return minus
+    return 0
+
+
 def reduction_for(previous: int, points: int, ruleset: Ruleset) -> int:
-    """Exactly 50, 100 or 150 after a positive round: take 50 off, once."""
+    """Landing exactly on a total of the table after a positive round: reduce it, once."""
     if ruleset.reduction_needs_points and points <= 0:
         return 0
-    if previous + points in ruleset.reduction_totals:
-        return ruleset.reduction
-    return 0
+    return reduction_at(previous + points, ruleset)
 
 
 def round_kind(entries: Round, ruleset: Ruleset) -> RoundKind:
@@ -269,14 +520,56 @@ def round_kind(entries: Round, ruleset: Ruleset) -> RoundKind:
     assert entries.yaniv is not None
     if entries.hands[entries.yaniv] > ruleset.yaniv_limit:
         return RoundKind.FALSE_YANIV
+    if ruleset.automatic_assaf and someone_has_same_or_fewer(entries):
+        return RoundKind.ASSAF
     return RoundKind.YANIV
 
 
 def is_over(totals: Mapping[str, int], ruleset: Ruleset) -> bool:
+    """Game over (not under elimination): any total above the limit."""
     return any(total > ruleset.end_above for total in totals.values())
 
 
+def still_in(players: Sequence[str], out: Collection[str]) -> tuple[str, ...]:
+    """The players who have not been eliminated, seat order."""
+    return tuple(player for player in players if player not in out)
+
+
+def players_going_out(
+    playing: Sequence[str], totals: Mapping[str, int], ruleset: Ruleset
+) -> tuple[str, ...]:
+    """Elimination: every player above the limit is out, seat order.
+
+    If that is every player still in, the lowest total stays in (and wins when
+    alone); RULES.md [interpretation]: players tied for it all stay in and play on.
+    """
+    above = [player for player in playing if totals[player] > ruleset.end_above]
+    if len(above) < len(playing):
+        return tuple(above)
+    lowest = min(totals[player] for player in playing)
+    return tuple(player for player in above if totals[player] != lowest)
+
+
+def is_game_over(totals: Mapping[str, int], playing: Sequence[str], ruleset: Ruleset) -> bool:
+    """Elimination: one player left; otherwise a total above the limit."""
+    if ruleset.eliminates:
+        return len(playing) <= 1
+    return is_over(totals, ruleset)
+
+
 # --- scoring ------------------------------------------------------------------
+
+
+def round_points(
+    kind: RoundKind, playing: Sequence[str], entries: Round, ruleset: Ruleset
+) -> dict[str, int]:
+    if kind is RoundKind.YANIV:
+        return yaniv_points(entries, ruleset)
+    if kind is RoundKind.ASSAF:
+        return assaf_points(entries, ruleset)
+    if kind is RoundKind.FALSE_YANIV:
+        return false_yaniv_points(playing, entries, ruleset)
+    return empty_hand_points(entries)
 
 
 def score_round(
@@ -285,46 +578,63 @@ def score_round(
     entries: Round,
     number: int,
     ruleset: Ruleset = BELGIAN,
+    out: Collection[str] = (),
 ) -> RoundResult:
-    """Score one round on top of the totals before it."""
-    if is_over(previous_totals, ruleset):
+    """Score one round on top of the totals before it.
+
+    `out`: the players eliminated in earlier rounds (elimination only); they
+    have no hand and keep their total.
+    """
+    playing = still_in(players, out)
+    if is_game_over(previous_totals, playing, ruleset):
         raise GameError("rounds", "the game is already over", round_number=number)
-    check_round(players, entries, number, ruleset)
+    check_round(playing, entries, number, ruleset)
     kind = round_kind(entries, ruleset)
+    points = round_points(kind, playing, entries, ruleset)
     neighbour = None
-    if kind is RoundKind.YANIV:
-        points = yaniv_points(entries, ruleset)
-    elif kind is RoundKind.FALSE_YANIV:
-        points = false_yaniv_points(players, entries, ruleset)
-        neighbour = left_neighbour(players, entries.yaniv or "")
-    else:
-        points = empty_hand_points(entries)
+    if kind is RoundKind.FALSE_YANIV:
+        neighbour = left_neighbour(playing, entries.yaniv or "")
     reductions = {}
-    totals = {}
-    for player in players:
-        previous = previous_totals.get(player, 0)
-        reduction = reduction_for(previous, points[player], ruleset)
+    totals = {player: previous_totals.get(player, 0) for player in players}
+    for player in playing:
+        reduction = reduction_for(totals[player], points[player], ruleset)
         if reduction:
             reductions[player] = reduction
-        totals[player] = previous + points[player] - reduction
+        totals[player] += points[player] - reduction
+    eliminated = players_going_out(playing, totals, ruleset) if ruleset.eliminates else ()
     return RoundResult(
         number=number,
         kind=kind,
-        points=_frozen({player: points[player] for player in players}),
+        points=_frozen({player: points[player] for player in playing}),
         reductions=_frozen(reductions),
         totals=_frozen(totals),
         neighbour=neighbour,
-        ends_game=is_over(totals, ruleset),
+        ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset),
+        eliminated=eliminated,
     )
 
 
-def rank(players: Sequence[str], totals: Mapping[str, int]) -> tuple[Placing, ...]:
-    """Lowest total first; equal totals share a rank (1, 1, 3), seat order within."""
-    ordered = sorted(players, key=lambda player: (totals[player], players.index(player)))
+def rank(
+    players: Sequence[str],
+    totals: Mapping[str, int],
+    out_in_round: Mapping[str, int] | None = None,
+) -> tuple[Placing, ...]:
+    """Lowest total first; equal totals share a rank (1, 1, 3), seat order within.
+
+    Under elimination (`out_in_round`: player -> the round they went out) the
+    players still in come first, then the later a player went out the better,
+    then by total.
+    """
+    went_out = out_in_round or {}
+
+    def standing(player: str) -> tuple[float, int]:
+        return (-went_out.get(player, float("inf")), totals[player])
+
+    ordered = sorted(players, key=lambda player: (standing(player), players.index(player)))
     return tuple(
         Placing(
             player=player,
-            rank=1 + sum(1 for other in players if totals[other] < totals[player]),
+            rank=1 + sum(1 for other in players if standing(other) < standing(player)),
             total=totals[player],
         )
         for player in ordered
@@ -336,13 +646,15 @@ def score_game(game: Game) -> GameResult:
     players, ruleset = game.players, game.ruleset
     check_players(players, ruleset)
     totals: Mapping[str, int] = dict.fromkeys(players, 0)
+    out_in_round: dict[str, int] = {}
     results = []
     for number, entries in enumerate(game.rounds, start=1):
-        result = score_round(players, totals, entries, number, ruleset)
+        result = score_round(players, totals, entries, number, ruleset, out=tuple(out_in_round))
         results.append(result)
         totals = result.totals
-    finished = is_over(totals, ruleset)
-    ranking = rank(players, totals)
+        out_in_round.update(dict.fromkeys(result.eliminated, number))
+    finished = is_game_over(totals, still_in(players, out_in_round), ruleset)
+    ranking = rank(players, totals, out_in_round if ruleset.eliminates else None)
     winners = tuple(p.player for p in ranking if p.rank == 1) if finished else ()
     return GameResult(
         players=players,
@@ -351,4 +663,6 @@ def score_game(game: Game) -> GameResult:
         finished=finished,
         ranking=ranking,
         winners=winners,
+        elimination=ruleset.eliminates,
+        out_in_round=_frozen(out_in_round),
     )

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.scoring.vectors import VECTORS_DIR, load
+from tests.scoring.vectors import PRESET_VECTORS_DIR, VECTORS_DIR, load
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,3 +67,45 @@ def test_the_table_format_marks_a_reduction_as_arrival_and_result():
     done = run_score_game(str(path), "--format", "table")
     round_2 = next(line for line in done.stdout.splitlines() if line.startswith("2 "))
     assert "F+32 = 50 → 0" in round_2
+
+
+def test_a_preset_record_scores_with_eliminated_players_listed():
+    path = PRESET_VECTORS_DIR / "israeli" / "both_out_same_round.json"
+    done = run_score_game(str(path))
+    assert done.returncode == 0, done.stderr
+    printed = json.loads(done.stdout)
+    assert printed == load(path)["expected"]
+    assert printed["rounds"][-1]["eliminated"] == ["Ann"]
+
+
+def test_an_unknown_ruleset_exits_non_zero_naming_it():
+    done = run_score_game("-", stdin=json.dumps({"ruleset": "moon", "players": ["Ann", "Bart"]}))
+    assert done.returncode != 0
+    assert "ruleset: unknown moon" in done.stderr
+
+
+def test_the_table_format_marks_an_assaf_and_the_lowest_hand():
+    path = PRESET_VECTORS_DIR / "wikipedia_en" / "assaf_tie_lowest.json"
+    done = run_score_game(str(path), "--format", "table")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2].split() == ["1", "assaf", "S+36", "=", "36", "L+0", "=", "0", "L+0", "=", "0"]
+    assert "S Assaf on the caller, L lowest hand (the Assaf)" in lines[-1]
+    assert "A along" not in lines[-1]
+
+
+def test_the_table_format_shows_who_went_out_and_leaves_their_later_cells_empty():
+    path = PRESET_VECTORS_DIR / "israeli" / "random_0.json"
+    done = run_score_game(str(path), "--format", "table")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    round_17 = next(line for line in lines if line.startswith("17 "))
+    round_18 = next(line for line in lines if line.startswith("18 "))
+    assert "S+32 = 210 out" in round_17
+    assert round_18.split()[2] == "—"
+    out_row = next(line for line in lines if line.startswith("out "))
+    assert out_row.split() == ["out", "round", "17", "round", "18"]
+    rank_row = next(line for line in lines if line.startswith("rank"))
+    assert rank_row.split() == ["rank", "3", "1", "winner", "2"]
+    assert lines[-2] == "Game over. Winner: Ann"
+    assert "'out' went out, — no hand (out)" in lines[-1]

@@ -7,12 +7,15 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.records import game_from_record, result_to_record
-from scoring.rules import GameError, score_game
+from scoring.rules import RULESETS, GameError, score_game
 from scoring.sheet import render_sheet
 
 
 class Command(BaseCommand):
-    help = "Score a game record (shared/RULES.md's JSON format) and print the result."
+    help = (
+        "Score a game record (shared/RULES.md's JSON format) and print the result. "
+        f"The record's ruleset is one of {', '.join(RULESETS)} (default belgian)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -23,7 +26,10 @@ class Command(BaseCommand):
             "--format",
             choices=["json", "table"],
             default="json",
-            help="json: the scored result as RULES.md gives it; table: a score sheet",
+            help=(
+                "json: the scored result as RULES.md gives it (each round's eliminated "
+                "players too under elimination); table: a score sheet"
+            ),
         )
 
     def handle(self, *args: object, path: str, format: str, **options: object) -> None:
