@@ -60,6 +60,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the switcher's cookie, else the browser's Accept-Language, else English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -94,6 +96,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -129,7 +132,13 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
+# The site speaks English, Dutch and French: the browser's language picks one, the switcher
+# in the header another (a cookie). URLs carry no language: they are printed on QR codes.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as the site writes them in each language ("21 November 2026", "21 november 2026").
+FORMAT_MODULE_PATH = ["yaniv_club.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Brussels")
 USE_I18N = True
 USE_TZ = True

@@ -33,6 +33,12 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # The site speaks the browser's language: these tests read the English pages.
+    return {**browser_context_args, "locale": "en-GB"}
+
+
+@pytest.fixture(scope="session")
 def base_url():
     # The tests use live_server.url. pytest-playwright's own fallback `base_url` is a method of
     # a plugin class, which pytest 9 warns about (PytestRemovedIn10Warning) each run.

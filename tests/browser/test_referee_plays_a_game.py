@@ -260,6 +260,7 @@ def test_referee_plays_a_whole_game_with_a_correction(live_server, page: Page):
     phone = page.context.browser.new_context(
         storage_state=page.context.storage_state(),
         viewport={"width": 390, "height": 844},
+        locale="en-GB",
         device_scale_factor=2,
         is_mobile=True,
         has_touch=True,
