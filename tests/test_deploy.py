@@ -117,3 +117,20 @@ def test_json_logs_carry_the_extra_fields():
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "POST /x/" and line["user"] == "ref"
     assert line["level"] == "INFO" and line["logger"] == "yaniv_club.writes"
+
+
+@pytest.mark.django_db
+def test_a_write_caught_in_a_database_outage_answers_503_not_500(client, monkeypatch):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    referee = make_user("ref")
+    table = make_table(referee=referee)
+    client.force_login(referee)
+
+    def down(self):
+        raise OperationalError("the database system is shutting down")
+
+    monkeypatch.setattr(SessionStore, "load", down)
+    response = client.post(reverse("record_round", args=[table.pk]), {"number": 1})
+    assert response.status_code == 503
+    assert "Not saved: try again" in response.content.decode()

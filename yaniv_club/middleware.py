@@ -44,7 +44,9 @@ class WriteLogMiddleware:
             return self.get_response(request)
         started = time.monotonic()
         response = self.get_response(request)
-        user = getattr(request, "user", None)
+        # Only a user the request already loaded: loading it now could hit a database that
+        # just went away and turn a clean 503 into a 500.
+        user = getattr(request, "_cached_user", None)
         match = getattr(request, "resolver_match", None)
         self.logger.info(
             "%s %s %s",
