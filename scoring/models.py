@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring import rules
 from scoring.records import round_to_record
@@ -33,8 +34,11 @@ class RoundConflict(Exception):
         self.existing = existing
         # The stored round's entries, to tell a phone's retry from a real conflict.
         self.entries = entries
-        who = existing.entered_by.get_username() if existing.entered_by else "someone"
-        super().__init__(f"round {existing.number} was just recorded by {who}")
+        who = existing.entered_by.get_username() if existing.entered_by else gettext("someone")
+        super().__init__(
+            gettext("round %(number)s was just recorded by %(who)s")
+            % {"number": existing.number, "who": who}
+        )
 
 
 def same_entries(a: rules.Round, b: rules.Round) -> bool:
@@ -51,8 +55,10 @@ class SheetChanged(Exception):
 
     def __init__(self) -> None:
         super().__init__(
-            "the sheet was changed since this form was opened: check the rounds "
-            "and enter the correction again"
+            gettext(
+                "the sheet was changed since this form was opened: check the rounds "
+                "and enter the correction again"
+            )
         )
 
 
@@ -556,11 +562,11 @@ class GameChange(models.Model):
     """The audit log: every record, correction, undo and end of a game."""
 
     class Action(models.TextChoices):
-        RECORD = "record", "recorded"
-        CORRECT = "correct", "corrected"
-        UNDO = "undo", "undone"
-        END = "end", "ended at the time limit"
-        SIGN_OFF = "sign_off", "signed off"
+        RECORD = "record", gettext_lazy("recorded")
+        CORRECT = "correct", gettext_lazy("corrected")
+        UNDO = "undo", gettext_lazy("undone")
+        END = "end", gettext_lazy("ended at the time limit")
+        SIGN_OFF = "sign_off", gettext_lazy("signed off")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=10, choices=Action)
@@ -603,10 +609,10 @@ def describe_entries(record: dict | None) -> str:
     parts = []
     for player, hand in record["hands"].items():
         if player == record.get("yaniv"):
-            note = " (Yaniv)"
+            note = " " + gettext("(Yaniv)")
         elif player == record.get("empty_hand"):
-            note = " (emptied)"
+            note = " " + gettext("(emptied)")
         else:
-            note = " (along)" if player in along else ""
+            note = " " + gettext("(along)") if player in along else ""
         parts.append(f"{player} {hand}{note}")
     return ", ".join(parts)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.db.models import Count
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.models import Round
 from tournaments.models import Club, Player, Seat, Session, Table, Tournament
@@ -147,18 +148,22 @@ class TableAdmin(DirectedAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(round_count=Count("game__rounds"))
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def game_status(self, table: Table) -> str:
         game = getattr(table, "game", None)
         rounds = getattr(table, "round_count", None)
-        played = "" if rounds is None else f", {rounds} rounds"
+        played = (
+            ""
+            if rounds is None
+            else ", " + ngettext("%(count)s round", "%(count)s rounds", rounds) % {"count": rounds}
+        )
         if game is None:
-            return "no game"
+            return gettext("no game")
         if game.ended_at_time_limit:
-            return f"ended at the time limit{played}"
+            return gettext("ended at the time limit") + played
         if game.finished:
-            return f"finished{played}"
-        return f"playing{played}"
+            return gettext("finished") + played
+        return gettext("playing") + played
 
 
 @admin.register(Seat)

@@ -48,6 +48,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import get_language, override, pgettext, pgettext_lazy
 
 from scoring import rules
 from scoring.models import Game, GameChange, Hand, Round, Sheet
@@ -59,35 +60,40 @@ from tournaments.models import Club, Player, Registration, Seat, Session, Table,
 BOM = "\ufeff"
 # `?sep=` of the download links.
 SEPARATORS = {"comma": ",", "semicolon": ";"}
+# The headers and words of the CSV files are in the language of the download's page.
 STANDINGS_HEADER = (
-    "place",
-    "player",
-    "club",
-    "points",
-    "games",
-    "wins",
-    "sum of totals",
-    "table-mates' points",
-    "provisional",
+    pgettext_lazy("CSV column", "place"),
+    pgettext_lazy("CSV column", "player"),
+    pgettext_lazy("CSV column", "club"),
+    pgettext_lazy("CSV column", "points"),
+    pgettext_lazy("CSV column", "games"),
+    pgettext_lazy("CSV column", "wins"),
+    pgettext_lazy("CSV column", "sum of totals"),
+    pgettext_lazy("CSV column", "table-mates' points"),
+    pgettext_lazy("CSV column", "provisional"),
 )
 ROUNDS_HEADER = (
-    "tournament",
-    "session",
-    "table",
-    "round",
-    "player",
-    "hand total",
-    "caller",
-    "along",
-    "points",
-    "reduction",
-    "total",
+    pgettext_lazy("CSV column", "tournament"),
+    pgettext_lazy("CSV column", "session"),
+    pgettext_lazy("CSV column", "table"),
+    pgettext_lazy("CSV column", "round"),
+    pgettext_lazy("CSV column", "player"),
+    pgettext_lazy("CSV column", "hand total"),
+    pgettext_lazy("CSV column", "caller"),
+    pgettext_lazy("CSV column", "along"),
+    pgettext_lazy("CSV column", "points"),
+    pgettext_lazy("CSV column", "reduction"),
+    pgettext_lazy("CSV column", "total"),
 )
 # The rounds' "caller" column: how this player ended the round; empty for the others.
 ENDINGS = {
-    rules.RoundKind.YANIV.value: "yaniv",
-    rules.RoundKind.FALSE_YANIV.value: "false yaniv",
-    rules.RoundKind.EMPTY_HAND.value: "empty hand",
+    rules.RoundKind.YANIV.value: pgettext_lazy("CSV: how a player ended the round", "yaniv"),
+    rules.RoundKind.FALSE_YANIV.value: pgettext_lazy(
+        "CSV: how a player ended the round", "false yaniv"
+    ),
+    rules.RoundKind.EMPTY_HAND.value: pgettext_lazy(
+        "CSV: how a player ended the round", "empty hand"
+    ),
 }
 LINES_PER_CHUNK = 1000
 
@@ -107,7 +113,11 @@ def _text(value: str) -> str:
 
 
 def _yes_no(value: bool) -> str:
-    return "yes" if value else "no"
+    return pgettext("CSV value", "yes") if value else pgettext("CSV value", "no")
+
+
+def _header(columns: Sequence[object]) -> tuple[str, ...]:
+    return tuple(str(column) for column in columns)
 
 
 class _Echo:
@@ -133,7 +143,7 @@ def csv_chunks(rows: Iterable[Sequence[object]], separator: str = ",") -> Iterat
 def standings_rows(
     tournament: Tournament, session: Session | None = None, separator: str = ","
 ) -> Iterator[tuple[object, ...]]:
-    yield STANDINGS_HEADER
+    yield _header(STANDINGS_HEADER)
     for standing, player in tournament.standings(session):
         yield (
             standing.place,
@@ -181,7 +191,8 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
         )
     )
     name = _text(tournament.name)
-    yield ROUNDS_HEADER
+    yield _header(ROUNDS_HEADER)
+    endings = {kind: str(word) for kind, word in ENDINGS.items()}
     for (
         session,
         table,
@@ -197,7 +208,7 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
         reduction,
         total,
     ) in hands.iterator(chunk_size=2000):
-        ended = ENDINGS[kind] if seat in (caller, emptied) else ""
+        ended = endings[kind] if seat in (caller, emptied) else ""
         yield (
             name,
             session,
@@ -214,7 +225,14 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
 
 
 def rounds_csv_chunks(tournament: Tournament, separator: str = ",") -> Iterator[bytes]:
-    return csv_chunks(rounds_rows(tournament), separator)
+    """Streamed after the view returns: in the language of the request, kept from now."""
+    language = get_language()
+
+    def chunks() -> Iterator[bytes]:
+        with override(language):
+            yield from csv_chunks(rounds_rows(tournament), separator)
+
+    return chunks()
 
 
 # --- JSON export ----------------------------------------------------------------

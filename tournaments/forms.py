@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring import rules
 from scoring.models import Sheet
+from tournaments import texts
+
+ENDING_MISSING = gettext_lazy("Choose who called Yaniv, or who emptied their hand.")
 
 
 class RoundForm(forms.Form):
@@ -16,15 +20,14 @@ class RoundForm(forms.Form):
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
     ending = forms.ChoiceField(
         widget=forms.RadioSelect,
-        error_messages={
-            "required": "Choose who called Yaniv, or who emptied their hand.",
-            "invalid_choice": "Choose who called Yaniv, or who emptied their hand.",
-        },
+        error_messages={"required": ENDING_MISSING, "invalid_choice": ENDING_MISSING},
     )
     along = forms.MultipleChoiceField(
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        error_messages={"invalid_choice": "Only players at this table can go along."},
+        error_messages={
+            "invalid_choice": gettext_lazy("Only players at this table can go along.")
+        },
     )
 
     def __init__(self, sheet: Sheet, ruleset: rules.Ruleset, *args, **kwargs) -> None:
@@ -33,13 +36,16 @@ class RoundForm(forms.Form):
         self.ruleset = ruleset
         self.entries: rules.Round | None = None
         for seat, label in zip(sheet.seats, sheet.players, strict=True):
-            message = f"{label}'s hand must be a whole number from 0 to {ruleset.max_hand}."
+            message = gettext("%(player)s's hand must be a whole number from 0 to %(max)s.") % {
+                "player": label,
+                "max": ruleset.max_hand,
+            }
             self.fields[self.hand_field(seat)] = forms.IntegerField(
                 label=label,
                 min_value=0,
                 max_value=ruleset.max_hand,
                 error_messages={
-                    "required": f"Enter {label}'s hand total.",
+                    "required": gettext("Enter %(player)s's hand total.") % {"player": label},
                     "invalid": message,
                     "min_value": message,
                     "max_value": message,
@@ -109,7 +115,7 @@ class RoundForm(forms.Form):
         # Radio buttons send one value; a second one means two callers were sent.
         if hasattr(self.data, "getlist") and len(self.data.getlist("ending")) > 1:
             raise forms.ValidationError(
-                "Only one player calls Yaniv or empties their hand in a round."
+                gettext("Only one player calls Yaniv or empties their hand in a round.")
             )
         return self.cleaned_data["ending"]
 
@@ -141,7 +147,11 @@ class RoundForm(forms.Form):
         return cleaned
 
     def add_game_error(self, error: rules.GameError) -> None:
-        """Put an engine error on the field the referee typed it in."""
+        """Put an engine error on the field the referee typed it in, in their language.
+
+        The engine speaks English (it is pure Python): its known messages are translated
+        by their English pattern (`tournaments.texts.GAME_ERRORS`), others stay English.
+        """
         if error.field == "hands" and error.player:
             field = self.hand_field(self.sheet.seat_for(error.player))
         elif error.field in {"ending", "yaniv", "empty_hand"}:
@@ -150,8 +160,7 @@ class RoundForm(forms.Form):
             field = "along"
         else:
             field = None
-        message = error.message[:1].upper() + error.message[1:] + "."
-        self.add_error(field, message)
+        self.add_error(field, texts.game_error(error.message))
 
 
 class ReasonForm(forms.Form):
@@ -160,8 +169,10 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=500,
         strip=True,
-        widget=forms.TextInput(attrs={"placeholder": "e.g. Bart's hand was 14, not 41"}),
-        error_messages={"required": "Give a reason: it is kept in the history."},
+        widget=forms.TextInput(
+            attrs={"placeholder": gettext_lazy("e.g. Bart's hand was 14, not 41")}
+        ),
+        error_messages={"required": gettext_lazy("Give a reason: it is kept in the history.")},
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 

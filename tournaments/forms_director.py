@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.core import signing
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy
 
 from scoring.models import Round
 from scoring.rules import BELGIAN
@@ -34,19 +35,24 @@ class TournamentForm(forms.ModelForm):
             "status",
         ]
         labels = {
-            "slug": "Address",
-            "starts_on": "First day",
-            "ends_on": "Last day",
-            "club": "Organising club",
-            "is_public": "Public",
-            "table_size": "Players per table",
-            "session_count": "Sessions",
-            "false_yaniv": "False Yaniv",
+            "name": gettext_lazy("Name"),
+            "slug": gettext_lazy("Address"),
+            "starts_on": gettext_lazy("First day"),
+            "ends_on": gettext_lazy("Last day"),
+            "venue": gettext_lazy("Venue"),
+            "club": gettext_lazy("Organising club"),
+            "is_public": gettext_lazy("Public"),
+            "table_size": gettext_lazy("Players per table"),
+            "session_count": gettext_lazy("Sessions"),
+            "false_yaniv": gettext_lazy("False Yaniv"),
+            "status": gettext_lazy("Status"),
         }
         help_texts = {
-            "slug": "Letters, digits and hyphens, used in the pages' addresses. "
-            "Left empty, it is made from the name.",
-            "ends_on": "Leave empty for a one-day tournament.",
+            "slug": gettext_lazy(
+                "Letters, digits and hyphens, used in the pages' addresses. "
+                "Left empty, it is made from the name."
+            ),
+            "ends_on": gettext_lazy("Leave empty for a one-day tournament."),
         }
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -57,21 +63,22 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["table_size"] = forms.IntegerField(
-            label="Players per table",
+            label=gettext_lazy("Players per table"),
             min_value=2,
             max_value=BELGIAN.max_players,
-            help_text=f"The table size the seating draw aims at (2–{BELGIAN.max_players}).",
+            help_text=gettext("The table size the seating draw aims at (2–%(most)s).")
+            % {"most": BELGIAN.max_players},
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.fields["session_count"] = forms.IntegerField(
-            label="Sessions",
+            label=gettext_lazy("Sessions"),
             min_value=1,
             max_value=30,
-            help_text="How many sessions (seatings) the tournament plans (1–30).",
+            help_text=gettext("How many sessions (seatings) the tournament plans (1–30)."),
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         self.fields["club"].queryset = Club.objects.order_by("name")
-        self.fields["club"].empty_label = "(none)"
+        self.fields["club"].empty_label = gettext("(none)")
         if not self.instance.pk:
             # A new tournament starts as a draft; its first session makes it run.
             del self.fields["status"]
@@ -80,7 +87,7 @@ class TournamentForm(forms.ModelForm):
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
         if starts_on and ends_on and ends_on < starts_on:
-            self.add_error("ends_on", "The last day cannot be before the first day.")
+            self.add_error("ends_on", gettext("The last day cannot be before the first day."))
         if "slug" in cleaned:
             self._clean_slug_or_make_one(cleaned)
         if (
@@ -90,7 +97,8 @@ class TournamentForm(forms.ModelForm):
         ):
             # The cached scores were computed under the old rule.
             self.add_error(
-                "false_yaniv", "The false-Yaniv rule cannot change once rounds are recorded."
+                "false_yaniv",
+                gettext("The false-Yaniv rule cannot change once rounds are recorded."),
             )
         return cleaned
 
@@ -101,14 +109,21 @@ class TournamentForm(forms.ModelForm):
             slug = slugify(cleaned.get("name") or "")[:max_length].strip("-")
             if not slug:
                 if cleaned.get("name"):
-                    self.add_error("slug", "Choose an address: the name gives none.")
+                    self.add_error("slug", gettext("Choose an address: the name gives none."))
                 return
         if slug in RESERVED_SLUGS:
-            self.add_error("slug", f"The address '{slug}' is reserved: choose another.")
+            self.add_error(
+                "slug",
+                gettext("The address '%(slug)s' is reserved: choose another.") % {"slug": slug},
+            )
             return
         taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if taken.exists():
-            self.add_error("slug", f"The address '{slug}' is already used by another tournament.")
+            self.add_error(
+                "slug",
+                gettext("The address '%(slug)s' is already used by another tournament.")
+                % {"slug": slug},
+            )
             return
         cleaned["slug"] = slug
 
@@ -116,14 +131,18 @@ class TournamentForm(forms.ModelForm):
 class AddPlayerForm(forms.Form):
     """Register one player, found by club and member number (or name), else created."""
 
-    name = forms.CharField(max_length=player_import.MAX_LENGTHS[player_import.NAME])
+    name = forms.CharField(
+        label=gettext_lazy("Name"), max_length=player_import.MAX_LENGTHS[player_import.NAME]
+    )
     club = forms.CharField(
+        label=gettext_lazy("Club"),
         required=False,
         max_length=player_import.MAX_LENGTHS[player_import.CLUB],
-        help_text="A club not known yet is created.",
+        help_text=gettext_lazy("A club not known yet is created."),
         widget=forms.TextInput(attrs={"list": "clubs", "autocomplete": "off"}),
     )
     member_number = forms.CharField(
+        label=gettext_lazy("Member number"),
         required=False,
         max_length=Player._meta.get_field("member_number").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
@@ -138,16 +157,20 @@ class ImportUploadForm(forms.Form):
     MAX_BYTES = 1_000_000
 
     file = forms.FileField(
-        label="CSV file",
-        help_text="Columns name, club and member number (naam, club, lidnummer or nom, club, "
-        "numéro de membre), separated by commas or semicolons, saved as 'CSV UTF-8'.",
+        label=gettext_lazy("CSV file"),
+        help_text=gettext_lazy(
+            "Columns name, club and member number (naam, club, lidnummer or nom, club, "
+            "numéro de membre), separated by commas or semicolons, saved as 'CSV UTF-8'."
+        ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
     )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > self.MAX_BYTES:
-            raise forms.ValidationError("The file is larger than 1 MB: is it the right file?")
+            raise forms.ValidationError(
+                gettext("The file is larger than 1 MB: is it the right file?")
+            )
         return upload
 
 
@@ -181,12 +204,12 @@ class ImportConfirmForm(forms.Form):
             )
         except signing.SignatureExpired as error:
             raise forms.ValidationError(
-                "This preview is too old: upload the file again."
+                gettext("This preview is too old: upload the file again.")
             ) from error
         except signing.BadSignature as error:
             raise forms.ValidationError(
-                "The previewed file could not be verified: upload it again."
+                gettext("The previewed file could not be verified: upload it again.")
             ) from error
         if value.get("tournament") != self.tournament.pk:
-            raise forms.ValidationError("This preview is for another tournament.")
+            raise forms.ValidationError(gettext("This preview is for another tournament."))
         return value["csv"].encode("utf-8")

@@ -6,31 +6,48 @@ from django.conf import settings
 from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import BELGIAN, FalseYaniv, Ruleset
 from tournaments import seating, standings
 
+# How the tournament form and the PDFs name the false-Yaniv options of the rules engine.
+FALSE_YANIV_LABELS = {
+    FalseYaniv.OTHERS_SCORE_ZERO.value: _("others score zero"),
+    FalseYaniv.OTHERS_SCORE_HAND.value: _("others score hand"),
+}
+
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
-    city = models.CharField(max_length=120, blank=True)
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=120)
+    name = models.CharField(_("name"), max_length=120)
     club = models.ForeignKey(
-        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players"
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        verbose_name=_("club"),
     )
-    member_number = models.CharField(max_length=40, blank=True)
+    member_number = models.CharField(_("member number"), max_length=40, blank=True)
 
     class Meta:
         ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "member_number"],
@@ -45,45 +62,59 @@ class Player(models.Model):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
+        RUNNING = "running", pgettext_lazy("tournament status", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=80, unique=True)
-    starts_on = models.DateField()
-    ends_on = models.DateField(null=True, blank=True)
-    venue = models.CharField(max_length=200, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
     club = models.ForeignKey(
         Club,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="tournaments",
+        verbose_name=_("organising club"),
     )
-    status = models.CharField(max_length=10, choices=Status, default=Status.DRAFT)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.DRAFT)
     is_public = models.BooleanField(
-        default=True, help_text="Anyone can follow the tables and standings."
+        _("public"), default=True, help_text=_("Anyone can follow the tables and standings.")
     )
     directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
+        verbose_name=_("directors"),
     )
     table_size = models.PositiveSmallIntegerField(
-        default=4, help_text="The table size the seating draw aims at (2–8)."
+        _("players per table"),
+        default=4,
+        help_text=_("The table size the seating draw aims at (2–8)."),
     )
     session_count = models.PositiveSmallIntegerField(
-        default=4, help_text="How many sessions (seatings) the tournament plans."
+        _("sessions"),
+        default=4,
+        help_text=_("How many sessions (seatings) the tournament plans."),
     )
     # The rule options of the engine's Ruleset (BELGIAN otherwise).
     false_yaniv = models.CharField(
+        _("false Yaniv"),
         max_length=20,
-        choices=[(choice.value, choice.value.replace("_", " ")) for choice in FalseYaniv],
+        choices=[
+            (choice.value, FALSE_YANIV_LABELS.get(choice.value, choice.value.replace("_", " ")))
+            for choice in FalseYaniv
+        ],
         default=BELGIAN.false_yaniv.value,
-        help_text="Who scores what besides the caller when a Yaniv is false.",
+        help_text=_("Who scores what besides the caller when a Yaniv is false."),
     )
 
     class Meta:
         ordering = ["-starts_on", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         constraints = [
             models.CheckConstraint(
                 condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
@@ -166,14 +197,21 @@ class Registration(models.Model):
     """A player entered in a tournament; only checked-in players are seated."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="registrations"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("tournament"),
     )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
-    checked_in = models.BooleanField(default=False)
-    registered_at = models.DateTimeField(auto_now_add=True)
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
 
     class Meta:
         ordering = ["tournament", "player__name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="unique_registration"),
         ]
@@ -184,27 +222,33 @@ class Registration(models.Model):
 
 class Session(models.Model):
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        PLANNED = "planned", pgettext_lazy("session status", "Planned")
+        RUNNING = "running", pgettext_lazy("session status", "Running")
+        FINISHED = "finished", pgettext_lazy("session status", "Finished")
 
     class Seating(models.TextChoices):
-        RANDOM = "random", "Random, fewest repeat meetings"
-        STANDINGS = "standings", "By standings (similar ranks together)"
-        MANUAL = "manual", "Manual"
+        RANDOM = "random", _("Random, fewest repeat meetings")
+        STANDINGS = "standings", _("By standings (similar ranks together)")
+        MANUAL = "manual", _("Manual")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status, default=Status.PLANNED)
-    seating = models.CharField(max_length=10, choices=Seating, default=Seating.RANDOM)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="sessions", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PLANNED)
+    seating = models.CharField(
+        _("seating"), max_length=10, choices=Seating, default=Seating.RANDOM
+    )
     # The random draw is reproducible from its seed; how well it avoided
     # earlier meetings is kept for the director.
-    seed = models.BigIntegerField(null=True, blank=True)
-    repeat_meetings = models.PositiveIntegerField(default=0)
-    changed_at = models.DateTimeField(auto_now=True)
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    repeat_meetings = models.PositiveIntegerField(_("repeat meetings"), default=0)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
 
     class Meta:
         ordering = ["tournament", "number"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_session_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="session_number_from_1"),
@@ -245,7 +289,7 @@ class Session(models.Model):
             )
         )
         if len(players) < BELGIAN.min_players:
-            raise ValueError("check in at least 2 players before the draw")
+            raise ValueError(gettext("check in at least 2 players before the draw"))
         met = self.earlier_meetings()
         target = self.tournament.table_size
         if method == self.Seating.STANDINGS:
@@ -267,9 +311,11 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.PLANNED:
-                raise ValueError("the seating can only change before the session starts")
+                raise ValueError(gettext("the seating can only change before the session starts"))
             if session.tables.filter(game__rounds__isnull=False).exists():
-                raise ValueError("rounds were recorded at these tables: the seating stays")
+                raise ValueError(
+                    gettext("rounds were recorded at these tables: the seating stays")
+                )
             referees = dict(session.tables.values_list("number", "referee_id"))
             session.tables.all().delete()
             for number, players in enumerate(draw.tables, start=1):
@@ -301,9 +347,9 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.PLANNED:
-                raise ValueError("this session has already started")
+                raise ValueError(gettext("this session has already started"))
             if not session.tables.exists():
-                raise ValueError("draw the seating before starting the session")
+                raise ValueError(gettext("draw the seating before starting the session"))
             session.status = self.Status.RUNNING
             session.save(update_fields=["status", "changed_at"])
             Tournament.objects.filter(
@@ -315,25 +361,30 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.RUNNING:
-                raise ValueError("only a running session can be finished")
+                raise ValueError(gettext("only a running session can be finished"))
             session.status = self.Status.FINISHED
             session.save(update_fields=["status", "changed_at"])
         self.status = self.Status.FINISHED
 
 
 class Table(models.Model):
-    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField()
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="tables", verbose_name=_("session")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
     referee = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="refereed_tables",
+        verbose_name=_("referee"),
     )
 
     class Meta:
         ordering = ["session", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="unique_table_number"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
@@ -357,15 +408,21 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField(help_text="1..n, clockwise")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"), help_text=_("1..n, clockwise"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
     # The game's current total and rank, cached from the engine by each change.
-    total = models.IntegerField(default=0, editable=False)
-    rank = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    total = models.IntegerField(_("total"), default=0, editable=False)
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
             models.UniqueConstraint(fields=["table", "player"], name="unique_player_per_table"),

@@ -5,11 +5,15 @@ reportlab's platypus on A4. The text is set in DejaVu Sans, embedded (a subset),
 so the suits ♠♥♦♣, arrows and every accented name print on any printer. The score
 progression chart is drawn by reportlab's own LinePlot, in the filled sheet and,
 as SVG, on the table page.
+
+Every text is in the active language (the request's, set by the locale middleware),
+dates and placement points too.
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import io
 import math
 import re
@@ -18,7 +22,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.db.models import Count, Prefetch
-from django.utils import dateformat, timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext, pgettext
 from reportlab.graphics import renderSVG
 from reportlab.graphics.charts.legends import LineLegend, LineSwatch
 from reportlab.graphics.charts.lineplots import LinePlot
@@ -46,8 +51,8 @@ from reportlab.platypus import (
 )
 
 from scoring.rules import BELGIAN, FalseYaniv, Ruleset
-from tournaments import models
-from tournaments import standings as standings_module
+from tournaments import models, texts
+from tournaments.templatetags.yaniv import mark_letter
 from tournaments.templatetags.yaniv import points as format_points
 
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -66,11 +71,11 @@ GREY = colors.HexColor("#666666")
 LINE = colors.HexColor("#9a9a9a")
 SOFT = colors.HexColor("#eeeeee")
 MARKS = {
-    # A hand's mark on the sheet: letter and shading, as on the table page.
-    "caller": ("Y", colors.HexColor("#dff3e8")),
-    "empty": ("E", colors.HexColor("#dff3e8")),
-    "along": ("A", colors.HexColor("#e6edff")),
-    "false": ("F", colors.HexColor("#fbe3e1")),
+    # A hand's shading on the sheet, as on the table page (the letter: `mark_letter`).
+    "caller": colors.HexColor("#dff3e8"),
+    "empty": colors.HexColor("#dff3e8"),
+    "along": colors.HexColor("#e6edff"),
+    "false": colors.HexColor("#fbe3e1"),
 }
 # Players' lines in the chart: the Okabe–Ito colours, told apart by most eyes.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B")
@@ -116,11 +121,11 @@ def _e(text: object) -> str:
 
 
 def _when(moment) -> str:
-    return dateformat.format(timezone.localtime(moment), "j M Y, H:i")
+    return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
 
 
 def _day(date) -> str:
-    return dateformat.format(date, "j F Y")
+    return formats.date_format(date, "DATE_FORMAT")
 
 
 def _page_size(orientation: str) -> tuple[float, float]:
@@ -143,7 +148,11 @@ def _build(story: list[Flowable], *, title: str, footer: str, first: str = PORTR
         canvas.setFont(FONT, 7)
         canvas.setFillColor(GREY)
         canvas.drawString(SIDE, 5 * mm, f"Yaniv Club · {footer}")
-        canvas.drawRightString(width - SIDE, 5 * mm, f"printed {printed} · page {document.page}")
+        canvas.drawRightString(
+            width - SIDE,
+            5 * mm,
+            gettext("printed %(when)s · page %(page)s") % {"when": printed, "page": document.page},
+        )
         canvas.restoreState()
 
     templates = []
@@ -179,12 +188,17 @@ def page_count(pdf: bytes) -> int:
     return len(re.findall(rb"/Type /Page\b(?!s)", pdf))
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+def _players(count: int) -> str:
+    return ngettext("%(count)s player", "%(count)s players", count) % {"count": count}
+
+
+def _rounds(count: int) -> str:
+    return ngettext("%(count)s round", "%(count)s rounds", count) % {"count": count}
 
 
 def _decks(ruleset: Ruleset, player_count: int) -> str:
-    return _count(ruleset.decks(player_count), "deck")
+    count = ruleset.decks(player_count)
+    return ngettext("%(count)s deck", "%(count)s decks", count) % {"count": count}
 
 
 def _orientation(player_count: int) -> str:
@@ -206,28 +220,55 @@ def _height(flowable: Flowable, width: float) -> float:
 def rules_lines(ruleset: Ruleset) -> list[str]:
     """What matters at the table, with the ruleset's numbers (reportlab markup)."""
     others = (
-        "everyone else scores 0"
+        gettext("everyone else scores 0")
         if ruleset.false_yaniv is FalseYaniv.OTHERS_SCORE_ZERO
-        else "everyone else scores their hand"
+        else gettext("everyone else scores their hand")
     )
     exact = "/".join(str(total) for total in ruleset.reduction_totals)
     example_from = ruleset.reduction_totals[len(ruleset.reduction_totals) // 2]
     penalty = ruleset.along_penalty
     return [
-        f"<b>Yaniv</b> with a hand of <b>{ruleset.yaniv_limit} or less</b>: the caller "
-        "scores 0, everyone else their hand.",
-        f"<b>Along</b>: the same or fewer points than the caller: 0, and the caller "
-        f"+{penalty}; more points: <b>{penalty}</b>.",
-        f"<b>False Yaniv</b> (above {ruleset.yaniv_limit}): the caller scores "
-        f"<b>{ruleset.false_yaniv_penalty} + the left neighbour's hand</b> (the next seat "
-        f"clockwise); {others}.",
-        "<b>Emptied hand</b>: that player 0, everyone else their hand.",
-        f"<b>Exactly {exact}</b> after a round with points: <b>−{ruleset.reduction}</b>, "
-        f"once a round (write {example_from} → {example_from - ruleset.reduction}).",
-        f"<b>Game over</b> after the round in which anyone is <b>above {ruleset.end_above}</b>;"
-        " the lowest total wins.",
-        "Marks: <b>Y</b> Yaniv · <b>A</b> along · <b>E</b> emptied hand. "
-        f"1 deck for 2–{ruleset.one_deck_up_to} players, 2 decks for more.",
+        gettext(
+            "<b>Yaniv</b> with a hand of <b>%(limit)s or less</b>: the caller scores 0, "
+            "everyone else their hand."
+        )
+        % {"limit": ruleset.yaniv_limit},
+        gettext(
+            "<b>Along</b>: the same or fewer points than the caller: 0, and the caller "
+            "+%(penalty)s; more points: <b>%(penalty)s</b>."
+        )
+        % {"penalty": penalty},
+        gettext(
+            "<b>False Yaniv</b> (above %(limit)s): the caller scores <b>%(penalty)s + the left "
+            "neighbour's hand</b> (the next seat clockwise); %(others)s."
+        )
+        % {"limit": ruleset.yaniv_limit, "penalty": ruleset.false_yaniv_penalty, "others": others},
+        gettext("<b>Emptied hand</b>: that player 0, everyone else their hand."),
+        gettext(
+            "<b>Exactly %(totals)s</b> after a round with points: <b>−%(reduction)s</b>, "
+            "once a round (write %(before)s → %(after)s)."
+        )
+        % {
+            "totals": exact,
+            "reduction": ruleset.reduction,
+            "before": example_from,
+            "after": example_from - ruleset.reduction,
+        },
+        gettext(
+            "<b>Game over</b> after the round in which anyone is <b>above %(end)s</b>; "
+            "the lowest total wins."
+        )
+        % {"end": ruleset.end_above},
+        gettext(
+            "Marks: <b>%(caller)s</b> Yaniv · <b>%(along)s</b> along · <b>%(empty)s</b> "
+            "emptied hand. 1 deck for 2–%(players)s players, 2 decks for more."
+        )
+        % {
+            "caller": mark_letter("caller"),
+            "along": mark_letter("along"),
+            "empty": mark_letter("empty"),
+            "players": ruleset.one_deck_up_to,
+        },
     ]
 
 
@@ -277,7 +318,9 @@ def _name_size(name: str, width: float, size: float = 8, smallest: float = 5.5) 
     return max(smallest, min(size, size * width / longest)) if longest else size
 
 
-def _sheet_head(seats: Sequence, widths: list[float], mark: str = "Y/A") -> list[list]:
+def _sheet_head(seats: Sequence, widths: list[float], mark: str | None = None) -> list[list]:
+    if mark is None:
+        mark = f"{mark_letter('caller')}/{mark_letter('along')}"
     names = [""]
     room = sum(widths[1:4]) - 6
     for seat in seats:
@@ -290,7 +333,28 @@ def _sheet_head(seats: Sequence, widths: list[float], mark: str = "Y/A") -> list
             "",
             "",
         ]
-    return [names, ["round"] + [mark, "points", "total"] * len(seats)]
+    labels = [
+        mark,
+        pgettext("score sheet column", "points"),
+        pgettext("score sheet column", "total"),
+    ]
+    fitted = [
+        _fitted(label, width - 4, 6.5) for label, width in zip(labels, widths[1:4], strict=True)
+    ]
+    column = _fitted(pgettext("score sheet column", "round"), ROUND_COLUMN - 4, 6.5)
+    return [names, [column] + fitted * len(seats)]
+
+
+def _fitted(text: str, width: float, size: float) -> str | Paragraph:
+    """A grid cell's label, set smaller when a language's word is wider than its column."""
+    needed = pdfmetrics.stringWidth(text, FONT, size)
+    if needed <= width:
+        return text
+    smaller = max(4, size * width / needed)
+    style = ParagraphStyle(
+        "fitted", _styles()["head"], fontSize=smaller, leading=smaller + 1, textColor=GREY
+    )
+    return Paragraph(_e(text), style)
 
 
 def _sheet_style(count: int, rows: int, head: int = 2) -> list[tuple]:
@@ -328,31 +392,34 @@ def _blank_sheet(table, tournament, session, ruleset: Ruleset, orientation: str)
     count = max(len(seats), 1)
     width, height = _frame_size(orientation)
     referee = table.referee.get_username() if table.referee else ""
-    title = _title(
-        f"Score sheet · <b>Table {table.number}</b> · session {session.number}"
-        f" <font size=10 color='#666666'>{_e(tournament.name)}</font>"
-    )
+    title = _title(_sheet_title(table, session, tournament))
     facts = _p(
         f"{_e(_day(tournament.starts_on))}"
         + (f" · {_e(tournament.venue)}" if tournament.venue else "")
-        + f" · <b>{len(seats)} players · {_decks(ruleset, len(seats))}</b>"
-        + f" · referee <b>{_e(referee) if referee else '____________________'}</b>"
-        + " · seats clockwise: each player's left neighbour is the next seat,"
-        f" seat {len(seats)}'s is seat 1"
+        + f" · <b>{_players(len(seats))} · {_decks(ruleset, len(seats))}</b>"
+        + " · "
+        + gettext("referee <b>%(referee)s</b>")
+        % {"referee": _e(referee) if referee else "____________________"}
+        + " · "
+        + gettext(
+            "seats clockwise: each player's left neighbour is the next seat, "
+            "seat %(last)s's is seat 1"
+        )
+        % {"last": len(seats)}
     )
     widths = _sheet_widths(width, count)
     head = _sheet_head(seats, widths)
     rounds = BLANK_ROUNDS[orientation]
     blank = [""] * (3 * count)
     data = head + [[str(number)] + blank for number in range(1, rounds + 1)]
-    data.append(["rank"] + blank)
-    data.append([_p("sign&shy;ature", "head")] + blank)
+    data.append([_fitted(pgettext("score sheet row", "rank"), ROUND_COLUMN - 4, 7)] + blank)
+    data.append([_p(gettext("sign&shy;ature"), "head")] + blank)
 
     referee_box = Table(
         [
-            [_p("<b>Referee</b>: " + (_e(referee) if referee else ""), "small")],
+            [_p(gettext("<b>Referee</b>: %(referee)s") % {"referee": _e(referee)}, "small")],
             [""],
-            ["signature"],
+            [gettext("signature")],
         ],
         colWidths=[width * 0.22],
         rowHeights=[None, 20, None],
@@ -442,15 +509,17 @@ def blank_score_sheets(session) -> bytes:
         story += _blank_sheet(table, tournament, session, ruleset, orientation)
     if not tables:
         story = [
-            _title(f"Score sheets · session {session.number}"),
-            _p(f"{_e(tournament.name)}: the seating of this session is not drawn yet."),
+            _title(gettext("Score sheets · session %(number)s") % {"number": session.number}),
+            _p(
+                gettext("%(name)s: the seating of this session is not drawn yet.")
+                % {"name": _e(tournament.name)}
+            ),
         ]
-    return _build(
-        story,
-        title=f"{tournament.name} · session {session.number} · score sheets",
-        footer=f"{tournament.name} · session {session.number} · score sheets",
-        first=first,
-    )
+    label = gettext("%(name)s · session %(number)s · score sheets") % {
+        "name": tournament.name,
+        "number": session.number,
+    }
+    return _build(story, title=label, footer=label, first=first)
 
 
 def _total_text(cell) -> str:
@@ -460,40 +529,48 @@ def _total_text(cell) -> str:
 
 
 def _game_state(game, round_count: int) -> str:
-    rounds = _count(round_count, "round")
+    rounds = _rounds(round_count)
     if game.ended_at_time_limit:
-        state = f"ended at the time limit after {rounds}"
+        state = gettext("ended at the time limit after %(rounds)s") % {"rounds": rounds}
     elif game.finished:
-        state = f"game over after {rounds}"
+        state = gettext("game over after %(rounds)s") % {"rounds": rounds}
     elif round_count:
-        return f"in progress: {rounds} recorded"
+        return gettext("in progress: %(rounds)s recorded") % {"rounds": rounds}
     else:
-        return "not started"
-    return state + (" · signed off" if game.signed_off_at else " · provisional (not signed off)")
+        return gettext("not started")
+    if game.signed_off_at:
+        return state + " · " + gettext("signed off")
+    return state + " · " + gettext("provisional (not signed off)")
 
 
 def _who(user, table, show_names: bool) -> str:
     """An account as a follower may read it: its name, or only its role at the table."""
     if user is None:
-        return "someone"
+        return gettext("someone")
     if show_names:
         return user.get_username()
-    return "the referee" if user.pk == table.referee_id else "a director"
+    return gettext("the referee") if user.pk == table.referee_id else gettext("a director")
 
 
 def _change_line(change, table, show_names: bool) -> str:
     who = _e(_who(change.user, table, show_names))
     when = _e(_when(change.at))
-    reason = f": “{_e(change.reason)}”" if change.reason else ""
+    reason = gettext(": “%(reason)s”") % {"reason": _e(change.reason)} if change.reason else ""
     if change.action == "end":
-        line = f"<b>Game ended at the time limit</b> by {who} ({when}){reason}"
+        line = gettext("<b>Game ended at the time limit</b> by %(who)s") % {"who": who}
     else:
-        line = f"<b>Round {change.round_number} {change.get_action_display()}</b> by {who}"
-        line += f" ({when}){reason}"
+        line = gettext("<b>Round %(number)s %(action)s</b> by %(who)s") % {
+            "number": change.round_number,
+            "action": change.get_action_display(),
+            "who": who,
+        }
+    line += f" ({when}){reason}"
     if change.before:
-        line += f"<br/><font color='#666666'>before: {_e(change.before_text)}</font>"
+        before = gettext("before: %(entries)s") % {"entries": _e(change.before_text)}
+        line += f"<br/><font color='#666666'>{before}</font>"
     if change.after and change.action != "record":
-        line += f"<br/><font color='#666666'>after: {_e(change.after_text)}</font>"
+        after = gettext("after: %(entries)s") % {"entries": _e(change.after_text)}
+        line += f"<br/><font color='#666666'>{after}</font>"
     return line
 
 
@@ -540,31 +617,32 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
     width, _ = _frame_size(orientation)
     referee = table.referee.get_username() if table.referee and show_names else ""
     story: list[Flowable] = [
-        _title(
-            f"Score sheet · <b>Table {table.number}</b> · session {session.number}"
-            f" <font size=10 color='#666666'>{_e(tournament.name)}</font>"
-        ),
+        _title(_sheet_title(table, session, tournament)),
         Spacer(0, 2),
         _p(
             f"{_e(_day(tournament.starts_on))}"
             + (f" · {_e(tournament.venue)}" if tournament.venue else "")
-            + f" · {len(seats)} players · {_decks(game.ruleset, len(seats))}"
-            + (f" · referee <b>{_e(referee)}</b>" if referee else "")
+            + f" · {_players(len(seats))} · {_decks(game.ruleset, len(seats))}"
+            + (
+                " · " + gettext("referee <b>%(referee)s</b>") % {"referee": _e(referee)}
+                if referee
+                else ""
+            )
             + f" · <b>{_e(_game_state(game, len(rows)))}</b>"
         ),
         Spacer(0, 6),
     ]
 
     widths = _sheet_widths(width, count)
-    data = _sheet_head(seats, widths, mark="mark")
+    data = _sheet_head(seats, widths, mark=pgettext("score sheet column", "mark"))
     style = _sheet_style(count, len(rows) + 1)
     for row in rows:
         y = len(data)
-        flag = {"false_yaniv": " F", "empty_hand": " E"}.get(row.kind, "")
-        line = [f"{row.number}{flag}"]
+        flag = {"false_yaniv": "false", "empty_hand": "empty"}.get(row.kind)
+        line = [f"{row.number} {mark_letter(flag)}" if flag else str(row.number)]
         for index, cell in enumerate(row.cells):
-            letter, shade = MARKS.get(cell.mark, ("", None))
-            line += [letter, f"+{cell.points}", _total_text(cell)]
+            shade = MARKS.get(cell.mark)
+            line += [mark_letter(cell.mark), f"+{cell.points}", _total_text(cell)]
             first = 1 + 3 * index
             if shade is not None:
                 style.append(("BACKGROUND", (first, y), (first + 2, y), shade))
@@ -576,8 +654,14 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
     if not rows:
         data.append(["—"] + [""] * (3 * count))
     total_row, rank_row = len(data), len(data) + 1
-    data.append(["total"] + [part for seat in seats for part in (str(seat.total), "", "")])
-    data.append(["rank"] + [part for seat in seats for part in (_rank(game, seat), "", "")])
+    data.append(
+        [_fitted(pgettext("score sheet row", "total"), ROUND_COLUMN - 4, 7)]
+        + [part for seat in seats for part in (str(seat.total), "", "")]
+    )
+    data.append(
+        [_fitted(pgettext("score sheet row", "rank"), ROUND_COLUMN - 4, 7)]
+        + [part for seat in seats for part in (_rank(game, seat), "", "")]
+    )
     style += [
         ("BACKGROUND", (0, total_row), (-1, rank_row), SOFT),
         ("LINEABOVE", (0, total_row), (-1, total_row), 1, colors.black),
@@ -598,8 +682,17 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
         grid,
         Spacer(0, 3),
         _p(
-            "Y caller · A along · F false Yaniv (the caller scores 32 + the left neighbour's hand)"
-            " · E emptied hand · “100 → 50” a reduction (the total arrived on, then the total)",
+            gettext(
+                "%(caller)s caller · %(along)s along · %(false)s false Yaniv (the caller scores "
+                "32 + the left neighbour's hand) · %(empty)s emptied hand · “100 → 50” a "
+                "reduction (the total arrived on, then the total)"
+            )
+            % {
+                "caller": mark_letter("caller"),
+                "along": mark_letter("along"),
+                "false": mark_letter("false"),
+                "empty": mark_letter("empty"),
+            },
             "muted",
         ),
     ]
@@ -611,24 +704,34 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
         for change in sorted(game.changes.select_related("user"), key=lambda c: (c.at, c.pk))
         if change.action in ("correct", "undo", "end")
     ]
-    story.append(_p("Corrections", "h2"))
+    story.append(_p(gettext("Corrections"), "h2"))
     if changes:
         story += [_p(_change_line(change, table, show_names), "small") for change in changes]
     else:
-        story.append(_p("None: every round stands as it was first recorded.", "small"))
+        story.append(_p(gettext("None: every round stands as it was first recorded."), "small"))
 
     story.append(CondPageBreak(110))
-    story.append(_p("Signatures", "h2"))
+    story.append(_p(gettext("Signatures"), "h2"))
     if game.signed_off_at:
-        by = _who(game.signed_off_by, table, show_names) if game.signed_off_by else "the referee"
+        by = (
+            _who(game.signed_off_by, table, show_names)
+            if game.signed_off_by
+            else gettext("the referee")
+        )
         story.append(
-            _p(f"Signed off by <b>{_e(by)}</b> on {_e(_when(game.signed_off_at))}.", "small")
+            _p(
+                gettext("Signed off by <b>%(who)s</b> on %(when)s.")
+                % {"who": _e(by), "when": _e(_when(game.signed_off_at))},
+                "small",
+            )
         )
     elif game.finished:
-        story.append(_p("Not signed off yet: the result is provisional.", "small"))
-    labels = [f"Referee ({_e(referee)})" if referee else "Referee"] + [
-        f"{seat.position} · {_e(seat.player.name)}" for seat in seats
-    ]
+        story.append(_p(gettext("Not signed off yet: the result is provisional."), "small"))
+    labels = [
+        gettext("Referee (%(referee)s)") % {"referee": _e(referee)}
+        if referee
+        else gettext("Referee")
+    ] + [f"{seat.position} · {_e(seat.player.name)}" for seat in seats]
     story.append(_signature_lines(labels, width, columns=4 if orientation == LANDSCAPE else 3))
 
     if rows:
@@ -636,17 +739,26 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
         story.append(
             KeepTogether(
                 [
-                    _p("Score progression", "h2"),
+                    _p(gettext("Score progression"), "h2"),
                     progression_drawing(sheet, width=width, height=chart_height),
                 ]
             )
         )
-    return _build(
-        story,
-        title=f"{tournament.name} · session {session.number} · table {table.number}",
-        footer=f"{tournament.name} · session {session.number} · table {table.number}",
-        first=orientation,
-    )
+    label = gettext("%(name)s · session %(session)s · table %(table)s") % {
+        "name": tournament.name,
+        "session": session.number,
+        "table": table.number,
+    }
+    return _build(story, title=label, footer=label, first=orientation)
+
+
+def _sheet_title(table, session, tournament) -> str:
+    """A score sheet's heading (reportlab markup)."""
+    heading = gettext("Score sheet · <b>Table %(table)s</b> · session %(session)s") % {
+        "table": table.number,
+        "session": session.number,
+    }
+    return f"{heading} <font size=10 color='#666666'>{_e(tournament.name)}</font>"
 
 
 def _rank(game, seat) -> str:
@@ -656,15 +768,25 @@ def _rank(game, seat) -> str:
 
 
 def _result(game, seats: Sequence) -> list[Flowable]:
-    flowables: list[Flowable] = [_p("Result" if game.finished else "Current totals", "h2")]
+    flowables: list[Flowable] = [
+        _p(gettext("Result") if game.finished else gettext("Current totals"), "h2")
+    ]
     ranked = sorted(seats, key=lambda seat: (seat.rank or 99, seat.position))
     if game.finished and ranked:
         winners = [seat for seat in ranked if seat.rank == 1]
-        names = " and ".join(f"<b>{_e(seat.player.name)}</b>" for seat in winners)
-        label = "Shared win" if len(winners) > 1 else "Winner"
-        flowables.append(_p(f"{label}: {names} with {winners[0].total}.", "body"))
+        names = f" {gettext('and')} ".join(f"<b>{_e(seat.player.name)}</b>" for seat in winners)
+        label = gettext("Shared win:") if len(winners) > 1 else gettext("Winner:")
+        won = gettext("with %(total)s.") % {"total": winners[0].total}
+        flowables.append(_p(f"{label} {names} {won}", "body"))
         flowables.append(Spacer(0, 3))
-    data = [["rank", "seat", "player", "total"]]
+    data = [
+        [
+            pgettext("result column", "rank"),
+            pgettext("result column", "seat"),
+            pgettext("result column", "player"),
+            pgettext("result column", "total"),
+        ]
+    ]
     for seat in ranked:
         data.append(
             [
@@ -716,10 +838,16 @@ def progression_drawing(
     highest = max([total for line in series for _, total in line] + [0])
     top = max(limit + 50, math.ceil((highest + 1) / 50) * 50)
 
-    entries = len(players) + 1
+    labels = [*players, gettext("%(limit)s: above it the game is over") % {"limit": limit}]
     columns = 4 if width / font_size >= 60 else 2
-    legend_rows = math.ceil(entries / columns)
     line_height = font_size * 1.7
+    # Fewer legend columns when long names (or a language's longer words) would not fit;
+    # the drawing grows by the legend's extra rows instead.
+    rows_wanted = math.ceil(len(labels) / columns)
+    while columns > 1 and _legend_width(labels, columns, font_size) > width - font_size * 3.6:
+        columns -= 1
+    legend_rows = math.ceil(len(labels) / columns)
+    height += (legend_rows - rows_wanted) * line_height
     legend_height = legend_rows * line_height + 4
 
     drawing = Drawing(width, height)
@@ -755,7 +883,7 @@ def progression_drawing(
         String(
             plot.x + plot.width,
             plot.y - font_size * 2.7,
-            "round",
+            pgettext("chart axis", "round"),
             fontName=FONT,
             fontSize=font_size,
             textAnchor="end",
@@ -775,9 +903,20 @@ def progression_drawing(
     legend.autoXPadding = font_size * 1.6
     legend.colorNamePairs = [
         (_swatch(PALETTE[index % len(PALETTE)]), name) for index, name in enumerate(players)
-    ] + [(_swatch(RED, dashed=True), f"{limit}: above it the game is over")]
+    ] + [(_swatch(RED, dashed=True), labels[-1])]
     drawing.add(legend)
     return drawing
+
+
+def _legend_width(labels: Sequence[str], columns: int, font_size: float) -> float:
+    """How wide the chart's legend is in `columns` columns, filled top to bottom."""
+    rows = math.ceil(len(labels) / columns)
+    swatch, space, padding = font_size * 2.4, font_size * 0.6, font_size * 1.6
+    widths = [
+        swatch + space + max(pdfmetrics.stringWidth(label, FONT, font_size) for label in column)
+        for column in (labels[start : start + rows] for start in range(0, len(labels), rows))
+    ]
+    return sum(widths) + padding * (len(widths) - 1)
 
 
 def _swatch(color, *, dashed: bool = False) -> LineSwatch:
@@ -802,14 +941,20 @@ def progression_svg(
     drawing = progression_drawing(game_sheet, width=width, height=height, font_size=font_size)
     svg = renderSVG.drawToString(drawing)
     svg = svg[svg.index("<svg") :]
+    label = html.escape(gettext("Score progression: each player's total after every round"))
     svg = re.sub(
         r'<svg width="[^"]*" height="[^"]*"',
-        '<svg width="100%" style="max-width: 30rem; height: auto" role="img"'
-        ' aria-label="Score progression: each player\'s total after every round"',
+        lambda _: (
+            '<svg width="100%" style="max-width: 30rem; height: auto" role="img"'
+            f' aria-label="{label}"'
+        ),
         svg,
         count=1,
     )
-    svg = re.sub(r"<title>.*?</title>\s*<desc>.*?</desc>", "<title>Score progression</title>", svg)
+    title = html.escape(gettext("Score progression"))
+    svg = re.sub(
+        r"<title>.*?</title>\s*<desc>.*?</desc>", lambda _: f"<title>{title}</title>", svg
+    )
     # The ids of reportlab's SVG are generic: keep them unique on a page.
     svg = svg.replace('id="clip"', 'id="progression-clip"').replace(
         "url(#clip)", "url(#progression-clip)"
@@ -828,7 +973,18 @@ def progression_svg(
 
 
 def _standings_table(rows: Sequence, width: float) -> Table:
-    data = [["#", "Player", "Club", "Pts", "G", "W", "Sum", "Opp"]]
+    data = [
+        [
+            "#",
+            gettext("Player"),
+            gettext("Club"),
+            pgettext("standings column: placement points", "Pts"),
+            pgettext("standings column: games played", "G"),
+            pgettext("standings column: games won", "W"),
+            pgettext("standings column: sum of final game totals", "Sum"),
+            pgettext("standings column: table-mates' placement points", "Opp"),
+        ]
+    ]
     style = [
         ("FONT", (0, 0), (-1, -1), FONT, 10),
         ("FONT", (0, 0), (-1, 0), BOLD, 8),
@@ -866,19 +1022,33 @@ def _standings_table(rows: Sequence, width: float) -> Table:
 
 
 def _scheme() -> list[Flowable]:
-    order = "; then ".join(standings_module.TIE_BREAKS)
     return [
-        _p("How the standings are made", "h2"),
+        _p(gettext("How the standings are made"), "h2"),
         _p(
-            f"{_e(standings_module.SCHEME)} Games ended at the time limit count with their "
-            "current totals.",
+            _e(texts.scheme())
+            + " "
+            + gettext("Games ended at the time limit count with their current totals."),
             "small",
         ),
-        _p(f"Order: {_e(order)}. Players still equal share the place.", "small"),
         _p(
-            "Pts placement points · G games · W games won · Sum sum of final game totals · "
-            "Opp table-mates' placement points · * provisional: includes a finished game "
-            "whose sheet the referee has not signed off yet.",
+            gettext("Order: %(order)s. Players still equal share the place.")
+            % {"order": _e(texts.tie_break_order())},
+            "small",
+        ),
+        _p(
+            gettext(
+                "%(points)s placement points · %(games)s games · %(won)s games won · %(sum)s sum "
+                "of final game totals · %(opponents)s table-mates' placement points · * "
+                "provisional: includes a finished game whose sheet the referee has not signed "
+                "off yet."
+            )
+            % {
+                "points": pgettext("standings column: placement points", "Pts"),
+                "games": pgettext("standings column: games played", "G"),
+                "won": pgettext("standings column: games won", "W"),
+                "sum": pgettext("standings column: sum of final game totals", "Sum"),
+                "opponents": pgettext("standings column: table-mates' placement points", "Opp"),
+            },
             "muted",
         ),
     ]
@@ -888,24 +1058,34 @@ def standings_pdf(tournament, session=None, rows: Sequence | None = None) -> byt
     """The standings for the wall: overall, or of one session."""
     rows = tournament.standings(session) if rows is None else rows
     width, _ = _frame_size(PORTRAIT)
-    heading = f"Session {session.number} standings" if session else "Standings"
+    if session:
+        heading = gettext("Session %(number)s standings") % {"number": session.number}
+    else:
+        heading = gettext("Standings")
+    ranked = ngettext("%(count)s player ranked", "%(count)s players ranked", len(rows)) % {
+        "count": len(rows)
+    }
     story: list[Flowable] = [
         _title(f"{heading} <font size=10 color='#666666'>{_e(tournament.name)}</font>"),
         Spacer(0, 2),
         _p(
             f"{_e(_day(tournament.starts_on))}"
             + (f" · {_e(tournament.venue)}" if tournament.venue else "")
-            + f" · {_count(len(rows), 'player')} ranked"
-            + f" · as of {_e(_when(timezone.now()))}"
+            + f" · {ranked}"
+            + " · "
+            + gettext("as of %(when)s") % {"when": _e(_when(timezone.now()))}
         ),
         Spacer(0, 6),
     ]
     if rows:
         story.append(_standings_table(rows, width))
     else:
-        story.append(_p("No game has finished yet."))
+        story.append(_p(gettext("No game has finished yet.")))
     story.append(KeepTogether(_scheme()))
-    label = f"session {session.number} standings" if session else "standings"
+    if session:
+        label = gettext("session %(number)s standings") % {"number": session.number}
+    else:
+        label = gettext("standings")
     return _build(
         story, title=f"{tournament.name} · {label}", footer=f"{tournament.name} · {label}"
     )
@@ -917,13 +1097,13 @@ def _table_block(table, width: float, show_names: bool) -> Table:
     seats = sorted(table.seats.all(), key=lambda seat: (seat.rank or 99, seat.position))
     referee = ""
     if show_names:
-        name = table.referee.get_username() if table.referee else "no referee"
+        name = table.referee.get_username() if table.referee else gettext("no referee")
         referee = f" · {_e(name)}"
     data = [
         [
             _p(
-                f"<b>Table {table.number}</b>{referee}"
-                f" · {_e(_game_state(game, table.round_count))}",
+                gettext("<b>Table %(number)s</b>") % {"number": table.number}
+                + f"{referee} · {_e(_game_state(game, table.round_count))}",
                 "small",
             ),
             "",
@@ -997,41 +1177,57 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
         tournament.club.name if tournament.club else "",
         tournament.get_status_display().lower(),
     ]
-    false_yaniv = tournament.false_yaniv.replace("_", " ")
+    counts = " · ".join(
+        [
+            ngettext("%(count)s player ranked", "%(count)s players ranked", len(rows))
+            % {"count": len(rows)},
+            ngettext("%(count)s session", "%(count)s sessions", len(sessions))
+            % {"count": len(sessions)},
+            ngettext("%(count)s game finished", "%(count)s games finished", finished)
+            % {"count": finished},
+            gettext("Belgian rules (false Yaniv: %(false_yaniv)s)")
+            % {"false_yaniv": _e(tournament.get_false_yaniv_display())},
+            gettext("printed %(when)s") % {"when": _e(_when(timezone.now()))},
+        ]
+    )
+    heading = gettext("Tournament report")
     story: list[Flowable] = [
-        _title(f"Tournament report <font size=10 color='#666666'>{_e(tournament.name)}</font>"),
+        _title(f"{heading} <font size=10 color='#666666'>{_e(tournament.name)}</font>"),
         Spacer(0, 2),
         _p(" · ".join(_e(fact) for fact in facts if fact)),
+        _p(counts, "small"),
         _p(
-            f"{len(rows)} players ranked · {_count(len(sessions), 'session')}"
-            f" · {_count(finished, 'game')} finished · Belgian rules"
-            f" (false Yaniv: {_e(false_yaniv)}) · printed {_e(_when(timezone.now()))}",
-            "small",
-        ),
-        _p(
-            "Final standings"
+            gettext("Final standings")
             if tournament.status == models.Tournament.Status.FINISHED
-            else "Standings so far",
+            else gettext("Standings so far"),
             "h2",
         ),
     ]
-    story.append(_standings_table(rows, width) if rows else _p("No game has finished yet."))
+    story.append(
+        _standings_table(rows, width) if rows else _p(gettext("No game has finished yet."))
+    )
     story.append(KeepTogether(_scheme()))
     half = (width - 12) / 2
     for session in sessions:
         tables = list(session.tables.all())
         story.append(CondPageBreak(120))
+        tables_count = ngettext("%(count)s table", "%(count)s tables", len(tables)) % {
+            "count": len(tables)
+        }
+        seating = gettext("seating: %(method)s") % {
+            "method": _e(session.get_seating_display().lower())
+        }
         story.append(
             _p(
-                f"Session {session.number} <font size=9 color='#666666'>"
-                f"{_e(session.get_status_display().lower())} · {_count(len(tables), 'table')}"
-                " · seating: "
-                f"{_e(session.get_seating_display().lower())}</font>",
+                gettext("Session %(number)s") % {"number": session.number}
+                + " <font size=9 color='#666666'>"
+                + f"{_e(session.get_status_display().lower())} · {tables_count} · {seating}"
+                + "</font>",
                 "h2",
             )
         )
         if not tables:
-            story.append(_p("No seating drawn.", "small"))
+            story.append(_p(gettext("No seating drawn."), "small"))
             continue
         blocks = [_table_block(table, half, show_names) for table in tables]
         grid = Table(
@@ -1049,4 +1245,5 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
             )
         )
         story.append(grid)
-    return _build(story, title=f"{tournament.name} · report", footer=f"{tournament.name} · report")
+    label = gettext("%(name)s · report") % {"name": tournament.name}
+    return _build(story, title=label, footer=label)

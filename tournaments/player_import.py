@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournaments.models import Club, Player, Registration, Tournament
 
@@ -70,12 +71,12 @@ HEADER_SYNONYMS: dict[str, str] = {
         MEMBER_NUMBER,
     ),
 }
-COLUMNS_HINT = (
+COLUMNS_HINT = gettext_lazy(
     "the columns are name, club and member number "
     "(or naam, club, lidnummer; or nom, club, numéro de membre)"
 )
 
-NOT_UTF8 = "The file is not UTF-8: save it as 'CSV UTF-8'."
+NOT_UTF8 = gettext_lazy("The file is not UTF-8: save it as 'CSV UTF-8'.")
 
 # The model's field lengths.
 MAX_LENGTHS = {
@@ -83,7 +84,11 @@ MAX_LENGTHS = {
     CLUB: Club._meta.get_field("name").max_length,
     MEMBER_NUMBER: Player._meta.get_field("member_number").max_length,
 }
-LABELS = {NAME: "name", CLUB: "club name", MEMBER_NUMBER: "member number"}
+LABELS = {
+    NAME: gettext_lazy("name"),
+    CLUB: gettext_lazy("club name"),
+    MEMBER_NUMBER: gettext_lazy("member number"),
+}
 
 
 def clean_text(value: str) -> str:
@@ -134,7 +139,7 @@ def parse_players_csv(data: bytes) -> ParsedImport:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return ParsedImport(errors=(NOT_UTF8,))
+        return ParsedImport(errors=(str(NOT_UTF8),))
     lines = text.splitlines(keepends=True)
     offset = 0
     # Spreadsheets may write "sep=;" above the header to name the separator.
@@ -147,21 +152,23 @@ def parse_players_csv(data: bytes) -> ParsedImport:
     try:
         records = list(csv.reader(io.StringIO("".join(lines), newline=""), delimiter=delimiter))
     except csv.Error as error:
-        return ParsedImport(errors=(f"The file cannot be read as CSV: {error}.",))
+        return ParsedImport(
+            errors=(gettext("The file cannot be read as CSV: %(error)s.") % {"error": error},)
+        )
     numbered = [
         (number, record)
         for number, record in enumerate(records, start=1 + offset)
         if any(cell.strip() for cell in record)
     ]
     if not numbered:
-        return ParsedImport(errors=("The file is empty.",), delimiter=delimiter)
+        return ParsedImport(errors=(gettext("The file is empty."),), delimiter=delimiter)
     (_, header), body = numbered[0], numbered[1:]
     columns, errors = _read_header(header)
     if errors:
         return ParsedImport(errors=tuple(errors), delimiter=delimiter)
     if not body:
         return ParsedImport(
-            errors=("The file has a header but no players.",),
+            errors=(gettext("The file has a header but no players."),),
             delimiter=delimiter,
             columns=tuple(column for column in columns if column),
         )
@@ -183,12 +190,18 @@ def _read_header(header: Sequence[str]) -> tuple[list[str], list[str]]:
             continue
         column = HEADER_SYNONYMS.get(_header_key(label))
         if column is None:
-            errors.append(f"Unknown column '{label}': {COLUMNS_HINT}.")
+            errors.append(
+                gettext("Unknown column '%(label)s': %(hint)s.")
+                % {"label": label, "hint": COLUMNS_HINT}
+            )
         elif column in columns:
-            errors.append(f"Column '{label}' is a second {LABELS[column]} column.")
+            errors.append(
+                gettext("Column '%(label)s' is a second %(column)s column.")
+                % {"label": label, "column": LABELS[column]}
+            )
         columns.append(column or "")
     if NAME not in columns:
-        errors.append(f"No name column: {COLUMNS_HINT}.")
+        errors.append(gettext("No name column: %(hint)s.") % {"hint": COLUMNS_HINT})
     return columns, errors
 
 
@@ -221,12 +234,15 @@ def _check_rows(body: Iterable[tuple[int, list[str]]], columns: list[str]) -> tu
 
 def _row_error(row: Row, stray: bool = False) -> str:
     if not row.name:
-        return "empty name"
+        return gettext("empty name")
     if stray:
-        return "a value in a column without a header"
+        return gettext("a value in a column without a header")
     for column, value in ((NAME, row.name), (CLUB, row.club), (MEMBER_NUMBER, row.member_number)):
         if len(value) > MAX_LENGTHS[column]:
-            return f"{LABELS[column]} longer than {MAX_LENGTHS[column]} characters"
+            return gettext("%(column)s longer than %(most)s characters") % {
+                "column": LABELS[column],
+                "most": MAX_LENGTHS[column],
+            }
     return ""
 
 
@@ -240,20 +256,25 @@ def _duplicate_error(
         earlier = by_number.get((club, row.member_number))
         if earlier is not None:
             if fold(earlier.name) == fold(row.name):
-                return f"duplicate of row {earlier.number}"
-            return (
-                f"member number {row.member_number} is also on row {earlier.number} "
-                f"({earlier.name})"
-            )
+                return _duplicate(earlier)
+            return gettext("member number %(number)s is also on row %(row)s (%(name)s)") % {
+                "number": row.member_number,
+                "row": earlier.number,
+                "name": earlier.name,
+            }
         # The same name without a number above: that row already stands for this player.
         earlier = by_name.get((club, fold(row.name)))
         if earlier is not None and not earlier.member_number:
-            return f"duplicate of row {earlier.number}"
+            return _duplicate(earlier)
         return ""
     earlier = by_name.get((club, fold(row.name)))
     if earlier is not None:
-        return f"duplicate of row {earlier.number}"
+        return _duplicate(earlier)
     return ""
+
+
+def _duplicate(earlier: Row) -> str:
+    return gettext("duplicate of row %(row)s") % {"row": earlier.number}
 
 
 def single_row(name: str, club: str = "", member_number: str = "") -> ParsedImport:
@@ -272,6 +293,18 @@ class Status(enum.StrEnum):
     NEW = "new"
     KNOWN = "known"
     ERROR = "error"
+
+    @property
+    def label(self) -> str:
+        """The status as the preview's badge shows it, in the active language."""
+        return str(STATUS_LABELS[self])
+
+
+STATUS_LABELS = {
+    Status.NEW: gettext_lazy("new"),
+    Status.KNOWN: gettext_lazy("known"),
+    Status.ERROR: gettext_lazy("error"),
+}
 
 
 @dataclass
@@ -292,13 +325,16 @@ class Line:
         if self.status is Status.ERROR:
             return self.reason
         if self.status is Status.NEW:
-            return "new player" + (f", new club {self.row.club}" if self.new_club else "")
+            if self.new_club:
+                return gettext("new player, new club %(club)s") % {"club": self.row.club}
+            return gettext("new player")
         if self.registered:
-            return "already registered"
-        note = "will be registered"
+            return gettext("already registered")
         if self.records_member_number:
-            note += f", member number {self.row.member_number} recorded"
-        return note
+            return gettext("will be registered, member number %(number)s recorded") % {
+                "number": self.row.member_number
+            }
+        return gettext("will be registered")
 
 
 @dataclass
@@ -352,7 +388,8 @@ def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
         if line.player is not None:
             earlier = matched.setdefault(line.player.pk, row)
             if earlier is not row:
-                line = Line(row, Status.ERROR, reason=f"same player as row {earlier.number}")
+                reason = gettext("same player as row %(row)s") % {"row": earlier.number}
+                line = Line(row, Status.ERROR, reason=reason)
             else:
                 line.registered = line.player.pk in registered
         lines.append(line)
@@ -369,7 +406,7 @@ def _match(
     if new_club:
         return Line(row, Status.NEW, new_club=True)
     club_id = club.pk if club else None
-    club_label = club.name if club else "no club"
+    club_label = club.name if club else gettext("no club")
     namesakes = players_by_name.get((club_id, fold(row.name)), [])
     if row.member_number:
         player = players_by_number.get((club_id, row.member_number))
@@ -378,10 +415,8 @@ def _match(
                 return Line(
                     row,
                     Status.ERROR,
-                    reason=(
-                        f"member number {row.member_number} already used by {player.name} "
-                        f"in {club_label}"
-                    ),
+                    reason=gettext("member number %(number)s already used by %(name)s in %(club)s")
+                    % {"number": row.member_number, "name": player.name, "club": club_label},
                 )
             return Line(row, Status.KNOWN, player=player, club=club)
         unnumbered = [player for player in namesakes if not player.member_number]
@@ -393,10 +428,11 @@ def _match(
             return Line(
                 row,
                 Status.ERROR,
-                reason=(
-                    f"{len(unnumbered)} players named {row.name} in {club_label} have no "
-                    "member number: fix them in the admin first"
-                ),
+                reason=gettext(
+                    "%(count)s players named %(name)s in %(club)s have no member number: "
+                    "fix them in the admin first"
+                )
+                % {"count": len(unnumbered), "name": row.name, "club": club_label},
             )
         return Line(row, Status.NEW, club=club)
     if len(namesakes) == 1:
@@ -405,10 +441,10 @@ def _match(
         return Line(
             row,
             Status.ERROR,
-            reason=(
-                f"{len(namesakes)} players are named {row.name} in {club_label}: "
-                "add the member number"
-            ),
+            reason=gettext(
+                "%(count)s players are named %(name)s in %(club)s: add the member number"
+            )
+            % {"count": len(namesakes), "name": row.name, "club": club_label},
         )
     return Line(row, Status.NEW, club=club)
 
@@ -428,15 +464,28 @@ class ImportResult:
 
     def summary(self) -> str:
         parts = [
-            f"{self.players_created} new player{'s' if self.players_created != 1 else ''}",
-            f"{self.registered} registered",
+            ngettext("%(count)s new player", "%(count)s new players", self.players_created)
+            % {"count": self.players_created},
+            gettext("%(count)s registered") % {"count": self.registered},
         ]
         if self.already_registered:
-            parts.append(f"{self.already_registered} already registered")
+            parts.append(
+                gettext("%(count)s already registered") % {"count": self.already_registered}
+            )
         if self.clubs_created:
-            parts.append(f"{self.clubs_created} new club{'s' if self.clubs_created != 1 else ''}")
+            parts.append(
+                ngettext("%(count)s new club", "%(count)s new clubs", self.clubs_created)
+                % {"count": self.clubs_created}
+            )
         if self.member_numbers_recorded:
-            parts.append(f"{self.member_numbers_recorded} member numbers recorded")
+            parts.append(
+                ngettext(
+                    "%(count)s member number recorded",
+                    "%(count)s member numbers recorded",
+                    self.member_numbers_recorded,
+                )
+                % {"count": self.member_numbers_recorded}
+            )
         return ", ".join(parts) + "."
 
 

@@ -16,16 +16,26 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-SCHEME = (
+
+def gettext_noop(text: str) -> str:
+    """Marks a text for the site's translations (`makemessages` finds it); returns it as is.
+
+    This module stays free of Django: the pages and PDFs translate these texts where they
+    show them (`tournaments.texts`).
+    """
+    return text
+
+
+SCHEME = gettext_noop(
     "Each finished game gives a player one point for every player they beat at the table; "
     "players on the same total share the points of the places they cover (two joint "
     "winners at a table of 4 get 2.5 each)."
 )
 TIE_BREAKS = (
-    "placement points, high first",
-    "games won, high first",
-    "sum of final game totals, low first",
-    "sum of table-mates' placement points, high first",
+    gettext_noop("placement points, high first"),
+    gettext_noop("games won, high first"),
+    gettext_noop("sum of final game totals, low first"),
+    gettext_noop("sum of table-mates' placement points, high first"),
 )
 
 

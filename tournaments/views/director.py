@@ -19,6 +19,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -62,7 +63,7 @@ def get_tournament_for_director(request: HttpRequest, slug: str) -> Tournament:
         return tournament
     if not tournament.is_public:
         raise Http404("No such tournament.")
-    raise PermissionDenied("Only a director of the tournament can do this.")
+    raise PermissionDenied(gettext("Only a director of the tournament can do this."))
 
 
 def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
@@ -95,13 +96,16 @@ def director_home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
     if not can_create_tournament(request.user):
-        raise PermissionDenied("You may not create tournaments.")
+        raise PermissionDenied(gettext("You may not create tournaments."))
     form = TournamentForm(request.POST or None)
     if form.is_valid():
         with transaction.atomic():
             tournament = form.save()
             tournament.directors.add(request.user)
-        messages.success(request, f"{tournament.name} is created. Now register its players.")
+        messages.success(
+            request,
+            gettext("%(name)s is created. Now register its players.") % {"name": tournament.name},
+        )
         return _dashboard(tournament)
     return render(
         request,
@@ -118,7 +122,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament)
     if form.is_valid():
         tournament = form.save()
-        messages.success(request, "Settings saved.")
+        messages.success(request, gettext("Settings saved."))
         return _dashboard(tournament)
     # The page's title and links keep the saved name and address.
     tournament.refresh_from_db()
@@ -193,19 +197,29 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         if line.status is player_import.Status.ERROR:
             form.add_error(None, line.reason[:1].upper() + line.reason[1:] + ".")
         elif line.registered:
-            form.add_error(None, f"{line.player.name} is already registered.")
+            form.add_error(
+                None, gettext("%(name)s is already registered.") % {"name": line.player.name}
+            )
         else:
             try:
                 result = player_import.import_players(parsed, tournament)
             except IntegrityError:
-                form.add_error(None, "The player was changed at the same moment: try again.")
+                form.add_error(
+                    None, gettext("The player was changed at the same moment: try again.")
+                )
             else:
                 player = result.players[0]
                 if result.registered:
-                    known = "new player" if result.players_created else "already known player"
-                    messages.success(request, f"{player.name} is registered ({known}).")
+                    if result.players_created:
+                        text = gettext("%(name)s is registered (new player).")
+                    else:
+                        text = gettext("%(name)s is registered (already known player).")
+                    messages.success(request, text % {"name": player.name})
                 else:
-                    messages.info(request, f"{player.name} was already registered.")
+                    messages.info(
+                        request,
+                        gettext("%(name)s was already registered.") % {"name": player.name},
+                    )
                 return _dashboard(tournament)
     return _render_dashboard(request, tournament, add_form=form, status=400)
 
@@ -244,8 +258,11 @@ def check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponseBadRequest("checked_in must be 1 or 0.")
     checked_in = value == "1"
     changed = tournament.registrations.exclude(checked_in=checked_in).update(checked_in=checked_in)
-    done = "checked in" if checked_in else "checked out"
-    messages.success(request, f"{changed} player{'s' if changed != 1 else ''} {done}.")
+    if checked_in:
+        text = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
+    else:
+        text = ngettext("%(count)s player checked out.", "%(count)s players checked out.", changed)
+    messages.success(request, text % {"count": changed})
     return _dashboard(tournament)
 
 
@@ -267,11 +284,11 @@ def remove_registration(request: HttpRequest, slug: str, registration_id: int) -
     if seat is not None:
         messages.error(
             request,
-            f"{name} is seated in session {seat.table.session.number}: "
-            "a seated player stays registered.",
+            gettext("%(name)s is seated in session %(number)s: a seated player stays registered.")
+            % {"name": name, "number": seat.table.session.number},
         )
         return _dashboard(tournament, anchor=f"registration-{registration_id}")
-    messages.success(request, f"{name} is no longer registered.")
+    messages.success(request, gettext("%(name)s is no longer registered.") % {"name": name})
     return _dashboard(tournament)
 
 
@@ -321,28 +338,33 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_director(request, slug)
     form = ImportConfirmForm(tournament, request.POST)
     if not form.is_valid():
-        error = " ".join(form.errors.get("payload", ["The preview is missing."]))
+        error = " ".join(form.errors.get("payload", [gettext("The preview is missing.")]))
         return _render_upload(request, tournament, ImportUploadForm(), status=400, error=error)
     parsed = player_import.parse_players_csv(form.cleaned_data["payload"])
     if not player_import.classify(parsed, tournament).can_confirm:
-        error = "This file has nothing to import."
+        error = gettext("This file has nothing to import.")
         return _render_upload(request, tournament, ImportUploadForm(), status=400, error=error)
     try:
         result = player_import.import_players(parsed, tournament)
     except IntegrityError:
-        error = (
+        error = gettext(
             "Players were changed by someone else at the same moment, and nothing was "
             "imported: upload the file again to see a new preview."
         )
         return _render_upload(request, tournament, ImportUploadForm(), status=409, error=error)
-    messages.success(request, f"Import done: {result.summary()}")
+    messages.success(request, gettext("Import done: %(summary)s") % {"summary": result.summary()})
     if result.skipped:
         listed = "; ".join(
-            f"row {line.row.number} ({line.reason})" for line in result.skipped[:SKIPPED_LISTED]
+            gettext("row %(number)s (%(reason)s)")
+            % {"number": line.row.number, "reason": line.reason}
+            for line in result.skipped[:SKIPPED_LISTED]
         )
         more = len(result.skipped) - SKIPPED_LISTED
         if more > 0:
-            listed += f"; and {more} more"
+            listed += gettext("; and %(count)s more") % {"count": more}
         count = len(result.skipped)
-        messages.warning(request, f"{count} row{'s' if count != 1 else ''} skipped: {listed}.")
+        text = ngettext(
+            "%(count)s row skipped: %(rows)s.", "%(count)s rows skipped: %(rows)s.", count
+        )
+        messages.warning(request, text % {"count": count, "rows": listed})
     return _dashboard(tournament)

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import rules
 from scoring.models import Hand, hand_mark
-from tournaments import standings
+from tournaments import texts
 from tournaments.models import Player, Seat, Session, Table, Tournament
 
 
@@ -34,7 +34,12 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournaments/rules.html", {"ruleset": rules.BELGIAN})
+    ruleset = rules.BELGIAN
+    return render(
+        request,
+        "tournaments/rules.html",
+        {"ruleset": ruleset, "ruleset_name": texts.ruleset_name(ruleset.name)},
+    )
 
 
 def can_view(user, tournament: Tournament) -> bool:
@@ -118,8 +123,8 @@ def standings_page(request: HttpRequest, slug: str, number: int | None = None) -
             "session": session,
             "sessions": tournament.sessions.exclude(status=Session.Status.PLANNED),
             "rows": tournament.standings(session),
-            "scheme": standings.SCHEME,
-            "tie_breaks": standings.TIE_BREAKS,
+            "scheme": texts.scheme(),
+            "order": texts.tie_break_order(),
             "version": version,
         },
     )

@@ -12,8 +12,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import texts
 from tournaments.models import Session, Table, Tournament
 from tournaments.qr import qr_svg
 from tournaments.views.director import get_tournament_for_director
@@ -110,7 +112,7 @@ def session_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse
     except ValueError as error:
         text = str(error)
         if text.startswith("invalid literal"):
-            text = "choose the players (and the table) first"
+            text = gettext("choose the players (and the table) first")
         return _render_session(request, session, _sentence(ValueError(text)), status=400)
     return redirect("session_manage", slug, number)
 
@@ -124,7 +126,9 @@ def session_referees(request: HttpRequest, slug: str, number: int) -> HttpRespon
     for table in tables:
         chosen = request.POST.get(f"referee_{table.number}", "")
         if chosen and int(chosen) not in users:
-            return _render_session(request, session, "Choose referees from the list.", 400)
+            return _render_session(
+                request, session, gettext("Choose referees from the list."), 400
+            )
         table.referee_id = int(chosen) if chosen else None
     Table.objects.bulk_update(tables, ["referee"])
     return redirect("session_manage", slug, number)
@@ -171,5 +175,6 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _sentence(error: Exception) -> str:
-    text = str(error)
-    return text[:1].upper() + text[1:] + "."
+    """A draw's error as a sentence in the director's language (the seating module's English
+    messages are translated by their pattern; the models' are translated already)."""
+    return texts.seating_error(str(error))

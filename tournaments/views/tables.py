@@ -6,11 +6,13 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from scoring import rules
 from scoring.models import Game, RoundConflict, Sheet, SheetChanged, same_entries
+from tournaments import texts
 from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
 from tournaments.models import Session, Table
 from tournaments.pdf import progression_svg
@@ -48,16 +50,20 @@ def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -
     if not can_view(user, tournament):
         raise Http404("No such table.")
     if need == REFEREE and not can_write(user, table):
-        raise PermissionDenied("Only the table's referee or a director can change this game.")
+        raise PermissionDenied(
+            gettext("Only the table's referee or a director can change this game.")
+        )
     if need == DIRECTOR and not tournament.is_director(user):
-        raise PermissionDenied("Only a director of the tournament can do this.")
+        raise PermissionDenied(gettext("Only a director of the tournament can do this."))
     return table
 
 
 def _sentence(error: Exception) -> str:
-    """An error as the referee reads it: "The game is already over." """
-    text = error.message if isinstance(error, rules.GameError) else str(error)
-    return text[:1].upper() + text[1:] + "."
+    """An error as the referee reads it, in their language: "The game is already over." """
+    if isinstance(error, rules.GameError):
+        return texts.game_error(error.message)
+    # SheetChanged and ValueError speak the active language already.
+    return texts.sentence(str(error))
 
 
 # --- pages ----------------------------------------------------------------
@@ -85,6 +91,11 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
     game: Game = table.game
     sheet = game.sheet()
     editable = can_write(request.user, table)
+    show_names = (
+        editable
+        or (request.user.is_authenticated and table.referee_id == request.user.pk)
+        or table.session.tournament.is_director(request.user)
+    )
     if form is None and editable and not game.finished:
         form = RoundForm(
             sheet,
@@ -110,12 +121,24 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "message": message,
         "poll_seconds": poll_seconds(),
         # Followers see the sheet; account names stay with the people running the table.
-        "show_names": editable
-        or (request.user.is_authenticated and table.referee_id == request.user.pk)
-        or table.session.tournament.is_director(request.user),
-        "changes": game.changes.select_related("user")[:50],
+        "show_names": show_names,
+        "changes": _history(game, table, show_names),
         "reason_form": ReasonForm(initial={"version": game.version}),
     }
+
+
+def _history(game: Game, table: Table, show_names: bool) -> list:
+    """The last 50 changes, each with `who` as this viewer may read it."""
+    changes = list(game.changes.select_related("user")[:50])
+    for change in changes:
+        if show_names:
+            username = change.user.get_username() if change.user else ""
+            change.who = username or gettext("someone")
+        elif change.user_id == table.referee_id:
+            change.who = gettext("the referee")
+        else:
+            change.who = gettext("a director")
+    return changes
 
 
 def _render_live(request, table: Table, form=None, message: str = "", status: int = 200):
@@ -139,7 +162,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 def sign_off(request: HttpRequest, table_id: int) -> HttpResponse:
     """The referee signs the finished sheet off, as the players sign the paper one."""
     table = _get_table_for_user(request, table_id, REFEREE)
-    message = "Sheet signed off."
+    message = gettext("Sheet signed off.")
     try:
         table.game.sign_off(by=request.user, version=int(request.POST.get("version", -1)))
     except (ValueError, rules.GameError, SheetChanged) as error:
@@ -224,7 +247,9 @@ def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
             data = request.POST.copy()
             data["number"] = str(len(game.sheet().rounds) + 1)
             form = RoundForm(game.sheet(), game.ruleset, data, auto_id="r_%s")
-            message = f"{conflict} — here is the sheet. Your entries are kept below."
+            message = gettext("%(conflict)s — here is the sheet. Your entries are kept below.") % {
+                "conflict": conflict
+            }
             status = 200 if request.htmx else 409
             return _render_live(request, table, form=form, message=message, status=status)
         except rules.GameError as error:
@@ -262,7 +287,8 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
             else:
                 if request.htmx:
                     # The form swaps itself on errors; a saved correction swaps the sheet.
-                    response = _render_live(request, table, message=f"Round {number} corrected.")
+                    message = gettext("Round %(number)s corrected.") % {"number": number}
+                    response = _render_live(request, table, message=message)
                     return reswap(retarget(response, "#live"), "outerHTML")
                 return redirect(table)
     else:
@@ -290,14 +316,16 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
 @require_POST
 def undo_round(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id, REFEREE)
-    return _reasoned_change(request, table, table.game.undo_last_round, "Last round undone.")
+    return _reasoned_change(
+        request, table, table.game.undo_last_round, gettext("Last round undone.")
+    )
 
 
 @require_POST
 def end_game(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _get_table_for_user(request, table_id, DIRECTOR)
     return _reasoned_change(
-        request, table, table.game.end_at_time_limit, "Game ended at the time limit."
+        request, table, table.game.end_at_time_limit, gettext("Game ended at the time limit.")
     )
 
 
