@@ -1,0 +1,439 @@
+"""The site in English, Dutch and French: the browser's language, the switcher, the pages, a PDF,
+the CSV files, numbers and dates in the language's way, and complete, compiled catalogues."""
+
+from __future__ import annotations
+
+import datetime
+import gettext
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from scoring import rules
+from tests.factories import make_table, make_tournament, make_user, record
+from tests.pofile import Entry, read
+from tests.tournaments.test_pdf import EIGHT, keep_png, pdftotext, squeeze
+from tournaments import pdf, standings, texts
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "locale"
+TRANSLATED = ("nl", "fr")
+# What a Belgian phone or laptop sends.
+ACCEPT = {"en": "en-GB,en;q=0.9", "nl": "nl-BE,nl;q=0.9,en;q=0.5", "fr": "fr-BE,fr;q=0.9,en;q=0.5"}
+
+# Ann and Bart share the win (placement points 2.5 each at a table of 4); the game ends when
+# Chris goes over 150 in round 4.
+ROUNDS = [{"hands": {"Ann": 1, "Bart": 0, "Chris": 45, "Dirk": 49}, "yaniv": "Ann"}] * 4
+
+
+def browser(language: str) -> dict[str, str]:
+    return {"HTTP_ACCEPT_LANGUAGE": ACCEPT[language]}
+
+
+@pytest.fixture
+def referee():
+    return make_user("ref-lotte")
+
+
+@pytest.fixture
+def table(referee):
+    """A running table of the championship day with two rounds, one gone along with."""
+    tournament = make_tournament(
+        name="BK Yaniv 2026", slug="bk", venue="Gent", starts_on=datetime.date(2026, 11, 21)
+    )
+    table = make_table(referee=referee, tournament=tournament)
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"},
+        {
+            "hands": {"Ann": 4, "Bart": 15, "Chris": 4, "Dirk": 9},
+            "yaniv": "Ann",
+            "along": ["Chris"],
+        },
+    )
+    return table
+
+
+@pytest.fixture
+def finished(table, referee):
+    """A second, finished table of the same session: Ann and Bart tie for the win."""
+    other = make_table(referee=referee, tournament=table.session.tournament)
+    record(other.game, referee, *ROUNDS)
+    return other
+
+
+@pytest.fixture
+def referee_client(referee):
+    client = Client()
+    client.force_login(referee)
+    return client
+
+
+# --- choosing the language ------------------------------------------------------------------
+
+
+TABLE_WORDS = {
+    "en": ["Table 1", "session 1", "Round 3", "Along", "Empty", "Score sheet", "Record round 3"],
+    "nl": ["Tafel 1", "sessie 1", "Ronde 3", "Meegaan", "Leeg", "Scoreblad", "Ronde 3 invoeren"],
+    "fr": ["Table 1", "séance 1", "Manche 3", "Suivre", "Vide", "Feuille de score"],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "fr"])
+def test_the_table_page_speaks_the_browsers_language(referee_client, table, language):
+    response = referee_client.get(reverse("table", args=[table.pk]), **browser(language))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'<html lang="{language}">' in html
+    assert response["Content-Language"] == language
+    for word in TABLE_WORDS[language]:
+        assert word in html, (language, word)
+    if language == "fr":
+        assert "Enregistrer la manche\u00a03" not in html  # numbers stay plain
+        assert "Enregistrer la manche 3" in html
+
+
+def test_a_follower_sees_the_sheets_marks_and_history_in_their_language(client, table):
+    html = client.get(reverse("table", args=[table.pk]), **browser("nl")).content.decode()
+    # Chris went along (M, "meegegaan") and the caller is marked Y.
+    assert "M +0" in html and "Y +32" in html
+    assert "Y Yaniv-roeper · M meegegaan · F foutieve Yaniv · L lege hand" in html
+    assert "de scheidsrechter: ronde 2 ingevoerd" in html
+    assert "Chris 4 (meegegaan)" not in html  # an entered round shows no "before"
+    french = client.get(reverse("table", args=[table.pk]), **browser("fr")).content.decode()
+    assert "S +0" in french and "l'arbitre\u00a0: manche 2 enregistrée" in french.replace(
+        "&#x27;", "'"
+    )
+
+
+def test_the_switcher_cookie_wins_over_the_browser(client, table):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = client.get(reverse("table", args=[table.pk]), **browser("nl")).content.decode()
+    assert '<html lang="fr">' in html and "Feuille de score" in html
+
+
+def test_without_a_language_the_site_is_english(client, table):
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    assert '<html lang="en">' in html and "Score sheet" in html
+
+
+def test_the_header_has_a_switcher_that_keeps_the_page(client, table):
+    url = reverse("table", args=[table.pk]) + "?x=1"
+    html = client.get(url, **browser("nl")).content.decode()
+    switcher = re.search(r'<form class="languages".*?</form>', html, re.DOTALL).group(0)
+    assert f'action="{reverse("set_language")}"' in switcher
+    assert f'name="next" value="{url}"' in switcher
+    assert re.findall(r'name="language" value="(\w+)"', switcher) == ["en", "nl", "fr"]
+    assert 'value="nl" lang="nl" title="Nederlands" aria-pressed="true"' in switcher
+
+
+@pytest.mark.parametrize("language", ["nl", "fr", "en"])
+def test_the_switcher_sets_the_language_for_the_next_pages(table, language):
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(reverse("table", args=[table.pk]), **browser("nl"))
+    token = page.cookies[settings.CSRF_COOKIE_NAME].value
+    url = reverse("table", args=[table.pk])
+    response = client.post(
+        reverse("set_language"),
+        {"language": language, "next": url, "csrfmiddlewaretoken": token},
+        **browser("nl"),
+    )
+    assert response.status_code == 302 and response["Location"] == url
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == language
+    html = client.get(url, **browser("nl")).content.decode()
+    assert f'<html lang="{language}">' in html
+
+
+# --- pages, numbers, dates ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "day", "half", "words"),
+    [
+        ("en", "21 November 2026", "2.5", ["Standings", "placement points, high first; then"]),
+        ("nl", "21 november 2026", "2,5", ["Stand", "plaatsingspunten, hoogste eerst; daarna"]),
+        ("fr", "21 novembre 2026", "2,5", ["Classement", "du plus haut au plus bas\u00a0; puis"]),
+    ],
+)
+def test_numbers_and_dates_follow_the_language(client, finished, language, day, half, words):
+    slug = finished.session.tournament.slug
+    tournament_page = client.get(reverse("tournament", args=[slug]), **browser(language))
+    assert day in tournament_page.content.decode()
+    html = client.get(reverse("standings", args=[slug]), **browser(language)).content.decode()
+    assert f"<strong>{half}</strong>" in html
+    for word in words:
+        assert word in html, (language, word)
+    player = finished.seats.get(position=1).player_id
+    player_page = client.get(reverse("player", args=[slug, player]), **browser(language))
+    assert half in player_page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Scoring rules (Belgian)", "32 + the hand of their left neighbour"]),
+        (
+            "nl",
+            [
+                "Puntentelling (Belgische regels)",
+                "Yaniv roepen mag met een hand van <strong>5 punten of minder</strong>",
+                "Wie meegaat met de Yaniv",
+                "strafpunten",
+                "<strong>32 strafpunten + de hand van zijn linkerbuur</strong>",
+                "Wie precies op 50, 100, 150 punten komt",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Décompte des points (règles belges)",
+                "On peut annoncer Yaniv",
+                "Un joueur qui suit le Yaniv",
+                "points de pénalité",
+                "personne ne peut suivre",
+            ],
+        ),
+    ],
+)
+def test_the_rules_page_is_translated(client, language, words):
+    html = client.get(reverse("rules"), **browser(language)).content.decode()
+    for word in words:
+        assert word in html, (language, word)
+
+
+def test_the_engines_errors_reach_the_referee_translated(referee_client, table):
+    # An emptied hand must be 0: the engine says so in English, the referee reads Dutch.
+    data = {"number": 3, "hand_1": 0, "hand_2": 7, "hand_3": 5, "hand_4": 1, "ending": "empty:2"}
+    url = reverse("record_round", args=[table.pk])
+    html = referee_client.post(url, data, **browser("nl")).content.decode()
+    assert "Een lege hand telt 0 punten." in html
+    french = referee_client.post(url, data, **browser("fr")).content.decode()
+    assert "Une main vidée vaut 0." in french
+    english = referee_client.post(url, data).content.decode()
+    assert "An emptied hand is 0." in english
+
+
+def test_form_and_view_messages_are_translated(referee_client, table):
+    url = reverse("record_round", args=[table.pk])
+    html = referee_client.post(url, {"number": 3}, **browser("fr")).content.decode()
+    assert "Saisissez la valeur de la main de Ann." in html
+    undo = referee_client.post(
+        reverse("undo_round", args=[table.pk]),
+        {"reason": "mauvaise table", "version": table.game.version},
+        HTTP_HX_REQUEST="true",
+        **browser("nl"),
+    ).content.decode()
+    assert "Laatste ronde ongedaan gemaakt." in undo
+
+
+# --- PDFs and CSV files ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Score sheet · Table 1 · session 1", "Corrections", "21 November 2026"]),
+        ("nl", ["Scoreblad · Tafel 1 · sessie 1", "Correcties", "21 november 2026", "meegegaan"]),
+        ("fr", ["Feuille de score · Table 1 · séance 1", "21 novembre 2026", "a suivi"]),
+    ],
+)
+def test_the_filled_score_sheet_pdf_is_in_the_language(client, table, language, words):
+    response = client.get(reverse("table_sheet_pdf", args=[table.pk]), **browser(language))
+    assert response.status_code == 200
+    text = squeeze(pdftotext(b"".join(response.streaming_content), layout=False))
+    for word in words:
+        assert word in text, (language, word, text[:400])
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_pdf_keeps_its_pages_in_dutch_and_french(finished, language):
+    """Longer words must not push a blank sheet onto a second page; PNGs to look at."""
+    tournament = finished.session.tournament
+    make_table(EIGHT, tournament=tournament, session_status="planned")
+    make_table(("Eva", "Frank", "Greet"), tournament=tournament, session_status="planned")
+    planned = tournament.sessions.get(status="planned")
+    with translation.override(language):
+        documents = {
+            "score-sheets": pdf.blank_score_sheets(planned),
+            "sheet": pdf.filled_score_sheet(finished.game),
+            "standings": pdf.standings_pdf(tournament),
+            "report": pdf.tournament_report(tournament),
+        }
+    assert pdf.page_count(documents["score-sheets"]) == 2
+    assert pdf.page_count(documents["sheet"]) == 1
+    for kind, content in documents.items():
+        keep_png(content, f"{kind}-{language}")
+    blank = squeeze(pdftotext(documents["score-sheets"], layout=False))
+    words = {
+        "nl": ["Meegaan", "linkerbuur", "Precies 50/100/150", "2 kaartspellen"],
+        "fr": ["Suivre", "voisin de gauche", "Exactement 50/100/150", "2 jeux de cartes"],
+    }[language]
+    for word in words:
+        assert word in blank, (language, word)
+
+
+def test_the_standings_pdf_writes_halves_with_a_comma_in_french(client, finished):
+    slug = finished.session.tournament.slug
+    response = client.get(reverse("standings_pdf", args=[slug]), **browser("fr"))
+    text = squeeze(pdftotext(b"".join(response.streaming_content), layout=False))
+    assert "Classement" in text and "2,5" in text and "2.5" not in text
+
+
+def test_the_csv_headers_are_in_the_language(client, finished):
+    slug = finished.session.tournament.slug
+    standings_csv = client.get(reverse("standings_csv", args=[slug]), **browser("nl"))
+    header = standings_csv.content.decode("utf-8-sig").splitlines()[0]
+    assert header.startswith("plaats,speler,club,punten,spellen,gewonnen")
+    rounds = client.get(reverse("rounds_csv", args=[slug]), **browser("fr"))
+    lines = b"".join(rounds.streaming_content).decode("utf-8-sig").splitlines()
+    assert lines[0].startswith("tournoi,séance,table,manche,joueur,valeur de la main")
+    assert ",yaniv,non," in lines[1]
+    english = client.get(reverse("standings_csv", args=[slug])).content.decode("utf-8-sig")
+    assert english.startswith("place,player,club,points")
+
+
+# --- the pure modules' texts -----------------------------------------------------------------
+
+
+def engine_messages() -> list[str]:
+    """What the rules engine says about a round, one bad round for each check."""
+    players = ("Ann", "Bart", "Chris")
+    hands = {"Ann": 3, "Bart": 9, "Chris": 0}
+    bad = [
+        rules.Round(hands={"Ann": 3, "Bart": 9}, yaniv="Ann"),
+        rules.Round(hands={**hands, "Bart": 51}, yaniv="Ann"),
+        rules.Round(hands=hands),
+        rules.Round(hands=hands, empty_hand="Dora"),
+        rules.Round(hands=hands, empty_hand="Ann"),
+        rules.Round(hands=hands, empty_hand="Chris", along=("Ann",)),
+        rules.Round(hands=hands, yaniv="Dora"),
+        rules.Round(hands=hands, yaniv="Ann", along=("Ann",)),
+        rules.Round(hands=hands, yaniv="Ann", along=("Bart", "Bart")),
+    ]
+    messages = []
+    for entries in bad:
+        with pytest.raises(rules.GameError) as error:
+            rules.check_round(players, entries, 1)
+        messages.append(error.value.message)
+    game = rules.Game(("Ann", "Bart"), (rules.Round({"Ann": 0, "Bart": 45}, yaniv="Ann"),) * 5)
+    with pytest.raises(rules.GameError) as over:
+        rules.score_game(game)
+    return [*messages, over.value.message]
+
+
+def test_every_engine_message_a_referee_can_meet_is_translated():
+    messages = engine_messages()
+    with translation.override("nl"):
+        untranslated = [m for m in messages if texts.GAME_ERRORS.translate(m) == m]
+    assert untranslated == []
+    with translation.override("en"):
+        assert [texts.GAME_ERRORS.translate(m) for m in messages] == messages
+
+
+def test_the_standings_texts_keep_their_english_and_get_translated():
+    with translation.override("en"):
+        assert texts.scheme() == standings.SCHEME
+        assert texts.tie_breaks() == list(standings.TIE_BREAKS)
+    with translation.override("fr"):
+        assert "2,5" in texts.scheme()
+
+
+# --- the catalogues --------------------------------------------------------------------------
+
+PLACEHOLDER = re.compile(r"%\(\w+\)s|%%|%s|%d")
+
+
+def catalogue(language: str) -> list[Entry]:
+    return read(LOCALE / language / "LC_MESSAGES" / "django.po")
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated_and_none_is_fuzzy(language):
+    entries = catalogue(language)
+    header, messages = entries[0], entries[1:]
+    assert header.is_header and "fuzzy" not in header.flags
+    assert f"Language: {language}\n" in header.msgstr[0]
+    assert len(messages) > 400
+    problems = []
+    for entry in messages:
+        where = f"{entry.msgctxt or ''}|{entry.msgid}"
+        if entry.obsolete:
+            problems.append(f"obsolete: {where}")
+        if "fuzzy" in entry.flags:
+            problems.append(f"fuzzy: {where}")
+        forms = entry.translations
+        if len(forms) != (2 if entry.msgid_plural else 1) or not all(forms):
+            problems.append(f"untranslated: {where}")
+        wanted = sorted(set(PLACEHOLDER.findall(entry.msgid + (entry.msgid_plural or ""))))
+        for form in forms:
+            if sorted(set(PLACEHOLDER.findall(form))) != wanted:
+                problems.append(f"placeholders differ: {where} → {form}")
+            # Translations are trusted template text: no markup or quotes the English lacks.
+            for char in '<>"':
+                if char in form and char not in entry.msgid:
+                    problems.append(f"{char} in: {where} → {form}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_the_current_one(language):
+    """The committed .mo holds exactly the .po's translations (no gettext needed to run)."""
+    folder = LOCALE / language / "LC_MESSAGES"
+    with open(folder / "django.mo", "rb") as mo:
+        compiled = gettext.GNUTranslations(mo)._catalog  # noqa: SLF001
+    expected: dict[object, str] = {}
+    for entry in catalogue(language)[1:]:
+        msgid = f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
+        if entry.msgid_plural:
+            for index, form in entry.msgstr.items():
+                expected[(msgid, index)] = form
+        else:
+            expected[msgid] = entry.msgstr[0]
+    compiled = {key: value for key, value in compiled.items() if key != ""}
+    assert compiled == expected, "run: manage.py compilemessages, and commit the .mo files"
+
+
+def test_the_catalogues_hold_every_message_of_the_code(tmp_path):
+    """makemessages into a copy of the catalogues finds nothing new to translate."""
+    if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
+        if os.environ.get("CI"):
+            pytest.fail(
+                "CI checks the catalogues, but gettext is missing: apt-get install gettext"
+            )
+        pytest.skip("gettext (xgettext, msgmerge) is not installed")
+    copy = tmp_path / "locale"
+    shutil.copytree(LOCALE, copy)
+    script = (
+        "import django, sys; from django.conf import settings; django.setup(); "
+        "settings.LOCALE_PATHS = [sys.argv[1]]; "
+        "from django.core.management import call_command; "
+        "call_command('makemessages', locale=['nl', 'fr'], ignore_patterns=['.venv', "
+        "'staticfiles', 'test-artifacts', 'locale'], no_obsolete=True, verbosity=0)"
+    )
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "yaniv_club.settings"}
+    environment.pop("DATABASE_URL", None)
+    subprocess.run(
+        [sys.executable, "-c", script, str(copy)], cwd=ROOT, env=environment, check=True
+    )
+    for language in TRANSLATED:
+        current = {entry.key: entry for entry in catalogue(language)[1:]}
+        fresh = {entry.key: entry for entry in read(copy / language / "LC_MESSAGES" / "django.po")}
+        fresh.pop((None, ""))
+        assert sorted(fresh.keys() - current.keys(), key=str) == [], (
+            "new messages: run makemessages and translate them"
+        )
+        assert sorted(current.keys() - fresh.keys(), key=str) == [], (
+            "messages no longer in the code: run makemessages --no-obsolete"
+        )
