@@ -505,3 +505,21 @@ def test_a_database_outage_answers_not_saved_try_again(referee_client, table, mo
     assert response["Retry-After"] == "5"
     assert "Not saved: try again" in response.content.decode()
     assert Round.objects.count() == 0
+
+
+def test_a_round_saved_just_before_the_database_drops_is_reported_as_saved(
+    referee_client, table, monkeypatch
+):
+    from django.db import OperationalError
+
+    from tournaments.views import tables
+
+    def dropped(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(tables, "_render_live", dropped)
+    response = referee_client.post(reverse("record_round", args=[table.pk]), entries(), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Round 1 is saved." in html and 'hx-trigger="every 3s"' in html
+    assert Round.objects.count() == 1

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -256,9 +257,18 @@ def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
             form.add_game_error(error)
         else:
             if request.htmx:
-                return _render_live(request, table)
+                return _render_saved(request, table, form.cleaned_data["number"])
             return redirect(table)
     return _render_live(request, table, form=form, status=200 if request.htmx else 400)
+
+
+def _render_saved(request, table: Table, number: int) -> HttpResponse:
+    """The fresh sheet after a saved round; if the database drops right after the commit,
+    say the round is saved (never "not saved") and fetch the sheet again until it answers."""
+    try:
+        return _render_live(request, table)
+    except DatabaseError:
+        return render(request, "tournaments/_saved.html", {"table": table, "number": number})
 
 
 @require_http_methods(["GET", "POST"])
