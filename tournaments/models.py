@@ -170,16 +170,22 @@ class Tournament(models.Model):
             key=lambda row: (row[0].place, row[1].name),
         )
 
-    def live_version(self) -> str:
-        """Changes whenever a game or a session of the tournament does (two cheap queries)."""
+    def live_version(self, finished_games_only: bool = False) -> str:
+        """Changes whenever a game or a session of the tournament does (two cheap queries).
+
+        The standings only move when a game finishes or a finished game changes: with
+        `finished_games_only`, rounds of games still being played leave the version alone,
+        so the hall's standings polls keep getting 204 while the tables play.
+        """
         from scoring.models import GameChange
 
-        last_change = GameChange.objects.filter(game__table__session__tournament=self).aggregate(
-            last=models.Max("pk")
-        )["last"]
+        changes = GameChange.objects.filter(game__table__session__tournament=self)
+        if finished_games_only:
+            changes = changes.filter(game__finished=True)
+        last = changes.aggregate(last=models.Max("pk"), games=models.Count("game", distinct=True))
         sessions = self.sessions.aggregate(last=models.Max("changed_at"), count=models.Count("pk"))
         stamp = sessions["last"].strftime("%Y%m%d%H%M%S%f") if sessions["last"] else "0"
-        return f"{last_change or 0}-{sessions['count']}-{stamp}"
+        return f"{last['last'] or 0}.{last['games']}-{sessions['count']}-{stamp}"
 
     def is_director(self, user) -> bool:
         if not user.is_authenticated:

@@ -163,3 +163,14 @@ def test_players_can_be_found_by_name(client, tournament):
     html = client.get(reverse("players", args=["bk"]), {"q": "jürg"}, **HTMX).content.decode()
     assert "Jürgen" in html and "Hélène" not in html
     assert "<html" not in html
+
+
+def test_standings_polls_stay_204_while_games_are_still_being_played(client, tournament, referee):
+    table = make_table(tournament=tournament, referee=referee)
+    version = client.get(reverse("standings", args=["bk"])).context["version"]
+    record(table.game, referee, DIRK_45)  # a round, but no game finished
+    poll = client.get(reverse("standings", args=["bk"]), {"since": version}, **HTMX)
+    assert poll.status_code == 204
+    record(table.game, referee, *[DIRK_45] * 3)  # Dirk goes above 150
+    poll = client.get(reverse("standings", args=["bk"]), {"since": version}, **HTMX)
+    assert poll.status_code == 200

@@ -111,7 +111,7 @@ def standings_page(request: HttpRequest, slug: str, number: int | None = None) -
     session = None
     if number is not None:
         session = get_object_or_404(tournament.sessions, number=number)
-    version = tournament.live_version()
+    version = tournament.live_version(finished_games_only=True)
     if _unchanged(request, version):
         return HttpResponse(status=204)
     return _render_live(

@@ -174,7 +174,9 @@ class Command(BaseCommand):
             f"{elapsed * 1000:.0f} ms, {queries} queries"
         )
         poll, queries, elapsed = self.get_standings_page(
-            tournament, {"since": tournament.live_version()}, HTTP_HX_REQUEST="true"
+            tournament,
+            {"since": tournament.live_version(finished_games_only=True)},
+            HTTP_HX_REQUEST="true",
         )
         self.stdout.write(
             f"unchanged poll: HTTP {poll.status_code} in {elapsed * 1000:.1f} ms, "
