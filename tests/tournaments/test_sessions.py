@@ -177,3 +177,15 @@ def test_only_a_director_changes_sessions(client, tournament, name, args):
     assert response.status_code == 403
     assert seating(tournament.sessions.get()) == before
     assert tournament.sessions.get().status == "planned"
+
+
+def test_a_referee_that_is_not_in_the_list_is_refused(director_client, tournament):
+    session = Session.objects.create(tournament=tournament, number=1)
+    session.draw("random", seed=7)
+    for chosen in ("abc", "99999"):
+        response = director_client.post(
+            reverse("session_referees", args=["bk", 1]), {"referee_1": chosen}
+        )
+        assert response.status_code == 400
+        assert "Choose referees from the list." in response.content.decode()
+    assert session.tables.get(number=1).referee is None

@@ -125,7 +125,7 @@ def session_referees(request: HttpRequest, slug: str, number: int) -> HttpRespon
     tables = list(session.tables.all())
     for table in tables:
         chosen = request.POST.get(f"referee_{table.number}", "")
-        if chosen and int(chosen) not in users:
+        if chosen and (not chosen.isdigit() or int(chosen) not in users):
             return _render_session(
                 request, session, gettext("Choose referees from the list."), 400
             )
