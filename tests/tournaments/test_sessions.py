@@ -189,3 +189,11 @@ def test_a_referee_that_is_not_in_the_list_is_refused(director_client, tournamen
         assert response.status_code == 400
         assert "Choose referees from the list." in response.content.decode()
     assert session.tables.get(number=1).referee is None
+
+
+def test_a_seed_too_large_to_store_gets_a_fresh_one(director_client, tournament):
+    response = director_client.post(
+        reverse("session_create", args=["bk"]), {"method": "random", "seed": str(10**30)}
+    )
+    assert response.status_code == 302
+    assert 0 < tournament.sessions.get().seed < 10**9

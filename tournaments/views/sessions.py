@@ -29,9 +29,13 @@ def _session_for_director(request: HttpRequest, slug: str, number: int) -> Sessi
 def _seed(request: HttpRequest) -> int:
     """The seed typed by the director (to repeat a draw), else a fresh one."""
     try:
-        return int(request.POST.get("seed", ""))
+        seed = int(request.POST.get("seed", ""))
     except ValueError:
-        return random.SystemRandom().randrange(1, 10**9)
+        seed = -1
+    # The seed is stored in a 64-bit column: anything else gets a fresh one.
+    if not 0 < seed < 2**63:
+        seed = random.SystemRandom().randrange(1, 10**9)
+    return seed
 
 
 def _render_session(request, session: Session, message: str = "", status: int = 200):
