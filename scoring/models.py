@@ -519,7 +519,7 @@ class Round(models.Model):
                 condition=(
                     Q(kind="empty_hand", empty_hand__isnull=False, caller__isnull=True)
                     | Q(
-                        kind__in=["yaniv", "false_yaniv"],
+                        kind__in=["yaniv", "false_yaniv", "assaf"],
                         caller__isnull=False,
                         empty_hand__isnull=True,
                     )

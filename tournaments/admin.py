@@ -83,7 +83,7 @@ class TournamentAdmin(DirectedAdmin):
         # The rule options score the recorded rounds: changing them would
         # leave every cached total stale.
         if obj is not None and Round.objects.filter(game__table__session__tournament=obj).exists():
-            return ["false_yaniv"]
+            return ["preset", "rule_options", "false_yaniv"]
         return []
 
     def save_related(self, request, form, formsets, change):

@@ -31,6 +31,7 @@ class TournamentForm(forms.ModelForm):
             "is_public",
             "table_size",
             "session_count",
+            "preset",
             "false_yaniv",
             "status",
         ]
@@ -44,6 +45,7 @@ class TournamentForm(forms.ModelForm):
             "is_public": gettext_lazy("Public"),
             "table_size": gettext_lazy("Players per table"),
             "session_count": gettext_lazy("Sessions"),
+            "preset": gettext_lazy("Rule set"),
             "false_yaniv": gettext_lazy("False Yaniv"),
             "status": gettext_lazy("Status"),
         }
@@ -90,16 +92,19 @@ class TournamentForm(forms.ModelForm):
             self.add_error("ends_on", gettext("The last day cannot be before the first day."))
         if "slug" in cleaned:
             self._clean_slug_or_make_one(cleaned)
+        locked = {
+            "false_yaniv": gettext("The false-Yaniv rule cannot change once rounds are recorded."),
+            "preset": gettext("The rule set cannot change once rounds are recorded."),
+        }
+        changed = [field for field in locked if field in self.changed_data]
         if (
             self.instance.pk
-            and "false_yaniv" in self.changed_data
+            and changed
             and Round.objects.filter(game__table__session__tournament=self.instance).exists()
         ):
-            # The cached scores were computed under the old rule.
-            self.add_error(
-                "false_yaniv",
-                gettext("The false-Yaniv rule cannot change once rounds are recorded."),
-            )
+            # The cached scores were computed under the old rules.
+            for field in changed:
+                self.add_error(field, locked[field])
         return cleaned
 
     def _clean_slug_or_make_one(self, cleaned: dict) -> None:

@@ -3,19 +3,29 @@ from __future__ import annotations
 import random
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import BELGIAN, FalseYaniv, Ruleset
+from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
 from tournaments import seating, standings
+from tournaments.texts import game_error
 
 # How the tournament form and the PDFs name the false-Yaniv options of the rules engine.
 FALSE_YANIV_LABELS = {
     FalseYaniv.OTHERS_SCORE_ZERO.value: _("others score zero"),
     FalseYaniv.OTHERS_SCORE_HAND.value: _("others score hand"),
+}
+
+# How the tournament form names the engine's rule sets (RULESETS).
+PRESET_LABELS = {
+    "belgian": _("Belgian (championship)"),
+    "israeli": _("Israeli (pagat.com)"),
+    "wikipedia_en": _("English Wikipedia"),
+    "wikipedia_fr": _("French Wikipedia"),
 }
 
 
@@ -110,6 +120,15 @@ class Tournament(models.Model):
         default=BELGIAN.false_yaniv.value,
         help_text=_("Who scores what besides the caller when a Yaniv is false."),
     )
+    preset = models.CharField(
+        _("rule set"),
+        max_length=20,
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in RULESETS],
+        default=BELGIAN.name,
+        help_text=_("The house rules the games are scored by."),
+    )
+    # Options of the engine (Ruleset.with_options) on top of the preset, e.g. {"yaniv_limit": 7}.
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -133,9 +152,22 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def clean(self) -> None:
+        super().clean()
+        if self.preset in RULESETS:
+            try:
+                self.ruleset  # noqa: B018 - the options must make a ruleset
+            except GameError as error:
+                raise ValidationError({"rule_options": game_error(error.message)}) from None
+
     @property
     def ruleset(self) -> Ruleset:
-        return BELGIAN.with_options({"false_yaniv": self.false_yaniv})
+        preset = RULESETS[self.preset]
+        options = self.rule_options
+        if preset.scores_false_yaniv and isinstance(options, dict):
+            # Only a preset that knows a false Yaniv takes the tournament's false-Yaniv rule.
+            options = {**options, "false_yaniv": self.false_yaniv}
+        return preset.with_options(options)
 
     def finished_seats(self, session: Session | None = None) -> list[standings.FinishedSeat]:
         """Every seat of a finished game (one query), for the standings."""

@@ -76,6 +76,7 @@ def tournament_post(**overrides):
         "is_public": "on",
         "table_size": "4",
         "session_count": "5",
+        "preset": "belgian",
         "false_yaniv": "others_score_zero",
     }
     post.update(overrides)
