@@ -100,24 +100,35 @@ class Sheet:
         return [self.entries(stored) for stored in self.rounds]
 
     def rows(self) -> list[SheetRow]:
-        """The score sheet from the cached numbers, one row a round, seats in order."""
+        """The score sheet from the cached numbers, one row a round, seats in order.
+
+        A player who is out (elimination) has no hand: their cell is empty and keeps the total.
+        """
         rows = []
+        last = {seat.pk: 0 for seat in self.seats}
         for stored in self.rounds:
             hands = {hand.seat_id: hand for hand in stored.hands.all()}
+            cells = []
+            for seat in self.seats:
+                hand = hands.get(seat.pk)
+                if hand is None:
+                    cells.append(SheetCell.out_of_game(last[seat.pk]))
+                    continue
+                last[seat.pk] = hand.total
+                cells.append(
+                    SheetCell(
+                        hand_total=hand.hand_total,
+                        points=hand.points,
+                        reduction=hand.reduction,
+                        total=hand.total,
+                        mark=hand_mark(stored, hand),
+                    )
+                )
             rows.append(
                 SheetRow(
                     number=stored.number,
                     kind=stored.kind,
-                    cells=tuple(
-                        SheetCell(
-                            hand_total=hands[seat.pk].hand_total,
-                            points=hands[seat.pk].points,
-                            reduction=hands[seat.pk].reduction,
-                            total=hands[seat.pk].total,
-                            mark=hand_mark(stored, hands[seat.pk]),
-                        )
-                        for seat in self.seats
-                    ),
+                    cells=tuple(cells),
                     entered_by=stored.entered_by.get_username() if stored.entered_by else "",
                 )
             )
@@ -128,12 +139,22 @@ class Sheet:
 class SheetCell:
     """One player's line in one round of the score sheet."""
 
-    hand_total: int
+    # None for a player who is out (elimination): no hand that round.
+    hand_total: int | None
     points: int
     reduction: int
     total: int
-    # "caller", "false" (a false Yaniv's caller), "along", "empty" or "".
+    # "caller", "assaf" (an Assaf's caller), "false" (a false Yaniv's caller), "along",
+    # "empty", "out" (no hand: eliminated) or "".
     mark: str
+
+    @classmethod
+    def out_of_game(cls, total: int) -> SheetCell:
+        return cls(hand_total=None, points=0, reduction=0, total=total, mark="out")
+
+    @property
+    def out(self) -> bool:
+        return self.hand_total is None
 
     @property
     def arrived(self) -> int:
@@ -150,11 +171,14 @@ class SheetRow:
 
 
 def hand_mark(stored: Round, hand: Hand) -> str:
-    """How a sheet marks a hand: "caller", "false", "along", "empty" or ""."""
+    """How a sheet marks a hand: "caller", "assaf", "false", "along", "empty" or ""."""
     if stored.empty_hand_id == hand.seat_id:
         return "empty"
     if stored.caller_id == hand.seat_id:
-        return "false" if stored.kind == rules.RoundKind.FALSE_YANIV else "caller"
+        return {
+            rules.RoundKind.FALSE_YANIV: "false",
+            rules.RoundKind.ASSAF: "assaf",
+        }.get(stored.kind, "caller")
     if hand.along and stored.kind == rules.RoundKind.YANIV:
         return "along"
     return ""
@@ -246,6 +270,8 @@ class Game(models.Model):
                     along=label in entries.along,
                 )
                 for seat, label in zip(sheet.seats, sheet.players, strict=True)
+                # A player who is out (elimination) has no hand.
+                if label in entries.hands
             )
             sheet = Sheet(sheet.seats, (*sheet.rounds, stored))
             game._store(sheet, result, first_changed=number)
@@ -281,9 +307,16 @@ class Game(models.Model):
                 setattr(stored, field, value)
             stored.save(update_fields=["kind", "caller", "empty_hand"])
             hands = {hand.seat_id: hand for hand in stored.hands.all()}
-            for seat, label in zip(sheet.seats, sheet.players, strict=True):
-                hands[seat.pk].hand_total = entries.hands[label]
-                hands[seat.pk].along = label in entries.along
+            if {sheet.labels[seat_id] for seat_id in hands} != set(entries.hands):
+                # Who plays a round is fixed by the rounds before it.
+                raise rules.GameError(
+                    "hands",
+                    "hands must name every player still in the game exactly once",
+                    round_number=number,
+                )
+            for seat_id, hand in hands.items():
+                hand.hand_total = entries.hands[sheet.labels[seat_id]]
+                hand.along = sheet.labels[seat_id] in entries.along
             Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
             game._store(sheet, result, first_changed=number)
             game._log(GameChange.Action.CORRECT, by, number, before, entries, reason)
@@ -374,6 +407,7 @@ class Game(models.Model):
                 )
                 for round_, entries in zip(stored, engine_rounds, strict=True)
                 for seat, label in zip(sheet.seats, sheet.players, strict=True)
+                if label in entries.hands
             )
             game.ended_at_time_limit = ended_at_time_limit
             game._store(game.sheet(), result, first_changed=1)

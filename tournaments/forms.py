@@ -35,7 +35,11 @@ class RoundForm(forms.Form):
         self.sheet = sheet
         self.ruleset = ruleset
         self.entries: rules.Round | None = None
+        self.out = self._out_before(self._round_number())
         for seat, label in zip(sheet.seats, sheet.players, strict=True):
+            if label in self.out:
+                # Eliminated: no hand from now on.
+                continue
             message = gettext("%(player)s's hand must be a whole number from 0 to %(max)s.") % {
                 "player": label,
                 "max": ruleset.max_hand,
@@ -63,12 +67,47 @@ class RoundForm(forms.Form):
         self.fields["ending"].choices = [
             (f"{kind}:{seat.position}", label)
             for kind in ("yaniv", "empty")
-            for seat, label in zip(sheet.seats, sheet.players, strict=True)
+            for seat, label in self.playing_seats()
         ]
-        self.fields["along"].choices = [
-            (str(seat.position), label)
-            for seat, label in zip(sheet.seats, sheet.players, strict=True)
+        # Under automatic Assaf nobody declares going along.
+        self.fields["along"].choices = (
+            []
+            if ruleset.automatic_assaf
+            else [(str(seat.position), label) for seat, label in self.playing_seats()]
+        )
+
+    def _round_number(self) -> int:
+        """The round being entered: the form's number, else the next one."""
+        value = self.data.get("number") if self.is_bound else self.initial.get("number")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return len(self.sheet.rounds) + 1
+
+    def _out_before(self, number: int) -> frozenset[str]:
+        """Under elimination: the players who went out before round `number`."""
+        if not self.ruleset.eliminates:
+            return frozenset()
+        engine_rounds = self.sheet.engine_rounds()[: max(0, number - 1)]
+        try:
+            result = rules.score_game(
+                rules.Game(self.sheet.players, tuple(engine_rounds), self.ruleset)
+            )
+        except rules.GameError:
+            return frozenset()
+        return frozenset(result.out_in_round)
+
+    def playing_seats(self) -> list[tuple[object, str]]:
+        """(seat, label) of the players who play this round, clockwise."""
+        return [
+            (seat, label)
+            for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
+            if label not in self.out
         ]
+
+    @property
+    def shows_along(self) -> bool:
+        return not self.ruleset.automatic_assaf
 
     @property
     def has_missing(self) -> bool:
@@ -88,7 +127,7 @@ class RoundForm(forms.Form):
         """The form's initial data for recorded entries (a correction)."""
         by_label = {label: seat for seat, label in zip(sheet.seats, sheet.players, strict=True)}
         initial: dict[str, object] = {"number": number}
-        for label, hand in entries.hands.items():
+        for label, hand in entries.hands.items():  # the players still in
             initial[cls.hand_field(by_label[label])] = hand
         if entries.yaniv:
             initial["ending"] = f"yaniv:{by_label[entries.yaniv].position}"
@@ -102,9 +141,13 @@ class RoundForm(forms.Form):
         along = set(self["along"].value() or [])
         ending = self["ending"].value()
         for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True):
+            if label in self.out:
+                yield {"seat": seat, "label": label, "out": True}
+                continue
             yield {
                 "seat": seat,
                 "label": label,
+                "out": False,
                 "hand": self[self.hand_field(seat)],
                 "yaniv": ending == f"yaniv:{seat.position}",
                 "empty": ending == f"empty:{seat.position}",
@@ -130,16 +173,14 @@ class RoundForm(forms.Form):
         kind, position = cleaned["ending"].split(":")
         ender = by_position[int(position)]
         entries = rules.Round(
-            hands={
-                label: cleaned[self.hand_field(seat)]
-                for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
-            },
+            hands={label: cleaned[self.hand_field(seat)] for seat, label in self.playing_seats()},
             yaniv=ender if kind == "yaniv" else None,
             empty_hand=ender if kind == "empty" else None,
             along=tuple(by_position[int(position)] for position in cleaned["along"]),
         )
         try:
-            rules.check_round(self.sheet.players, entries, cleaned["number"], self.ruleset)
+            playing = [label for _, label in self.playing_seats()]
+            rules.check_round(playing, entries, cleaned["number"], self.ruleset)
         except rules.GameError as error:
             self.add_game_error(error)
             return cleaned

@@ -76,6 +76,7 @@ MARKS = {
     "empty": colors.HexColor("#dff3e8"),
     "along": colors.HexColor("#e6edff"),
     "false": colors.HexColor("#fbe3e1"),
+    "assaf": colors.HexColor("#fbe3e1"),
 }
 # Players' lines in the chart: the Okabe–Ito colours, told apart by most eyes.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B")
@@ -638,10 +639,15 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
     style = _sheet_style(count, len(rows) + 1)
     for row in rows:
         y = len(data)
-        flag = {"false_yaniv": "false", "empty_hand": "empty"}.get(row.kind)
+        flag = {"false_yaniv": "false", "empty_hand": "empty", "assaf": "assaf"}.get(row.kind)
         line = [f"{row.number} {mark_letter(flag)}" if flag else str(row.number)]
         for index, cell in enumerate(row.cells):
             shade = MARKS.get(cell.mark)
+            if cell.out:
+                # Out of the game (elimination): no hand.
+                line += ["", "", ""]
+                style.append(("BACKGROUND", (1 + 3 * index, y), (3 + 3 * index, y), SOFT))
+                continue
             line += [mark_letter(cell.mark), f"+{cell.points}", _total_text(cell)]
             first = 1 + 3 * index
             if shade is not None:

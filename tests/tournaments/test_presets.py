@@ -96,3 +96,97 @@ def test_the_rule_set_can_change_before_any_round(client):
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.preset == "israeli"
+
+
+# --- the table page under the israeli rules ----------------------------------------------
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def israeli_table():
+    referee = make_user("ref")
+    tournament = make_tournament(preset="israeli")
+    return make_table(("Ann", "Bart", "Chris"), referee=referee, tournament=tournament)
+
+
+@pytest.fixture
+def referee_client(client, israeli_table):
+    client.force_login(israeli_table.referee)
+    return client
+
+
+def post(number, hands, ending="yaniv:1"):
+    data = {"number": number, "ending": ending}
+    data.update({f"hand_{seat}": hand for seat, hand in hands.items()})
+    return data
+
+
+def test_nobody_goes_along_under_automatic_assaf(referee_client, israeli_table):
+    html = referee_client.get(israeli_table.get_absolute_url()).content.decode()
+    assert 'name="hand_3"' in html
+    assert 'name="along"' not in html
+
+
+def test_an_assaf_shows_in_the_preview_and_on_the_sheet(referee_client, israeli_table):
+    data = post(1, {1: 3, 2: 3, 3: 20})
+    preview = referee_client.post(reverse("round_preview", args=[israeli_table.pk]), data, **HTMX)
+    html = preview.content.decode()
+    assert "Assaf" in html
+    assert "Ann: +33" in html
+    response = referee_client.post(reverse("record_round", args=[israeli_table.pk]), data)
+    assert response.status_code == 302
+    assert israeli_table.game.rounds.get().kind == "assaf"
+    html = referee_client.get(israeli_table.get_absolute_url()).content.decode()
+    assert '<td class="assaf"><span class="points">S +33</span>' in html
+
+
+def test_an_eliminated_player_has_no_hand_in_later_rounds(referee_client, israeli_table):
+    # Chris collects 45 a round: 45, 90, 135, 180, then 225 is above 200.
+    chris_gets_45 = {"hands": {"Ann": 1, "Bart": 2, "Chris": 45}, "yaniv": "Ann"}
+    record(israeli_table.game, israeli_table.referee, *[chris_gets_45] * 4)
+    url = reverse("round_preview", args=[israeli_table.pk])
+    data = post(5, {1: 1, 2: 2, 3: 45})
+    html = referee_client.post(url, data, **HTMX).content.decode()
+    assert "Out of the game after this round: Chris." in html
+    assert "This round ends the game" not in html
+    response = referee_client.post(reverse("record_round", args=[israeli_table.pk]), data)
+    assert response.status_code == 302
+
+    html = referee_client.get(israeli_table.get_absolute_url()).content.decode()
+    assert 'name="hand_1"' in html and 'name="hand_2"' in html
+    assert 'name="hand_3"' not in html
+    assert "Out of the game" in html
+    # Round 6 without Chris; a hand sent for Chris is ignored.
+    data = post(6, {1: 4, 2: 9, 3: 12})
+    response = referee_client.post(reverse("record_round", args=[israeli_table.pk]), data)
+    assert response.status_code == 302
+    game = israeli_table.game
+    game.refresh_from_db()
+    sixth = game.rounds.get(number=6)
+    assert sorted(hand.seat.player.name for hand in sixth.hands.all()) == ["Ann", "Bart"]
+    totals = {seat.player.name: seat.total for seat in israeli_table.seats.all()}
+    assert totals == {"Ann": 0, "Bart": 19, "Chris": 225}
+    assert not game.finished
+
+    html = referee_client.get(israeli_table.get_absolute_url()).content.decode()
+    assert html.count('<td class="out"') == 1
+    rows = game.sheet().rows()
+    assert rows[-1].cells[2].out and rows[-1].cells[2].total == 225
+
+    # A correction of round 6 keeps Chris out.
+    correction = {**post(6, {1: 4, 2: 10}), "reason": "Bart had 10", "version": game.version}
+    url = reverse("correct_round", args=[israeli_table.pk, 6])
+    response = referee_client.post(url, correction)
+    assert response.status_code == 302
+    totals = {seat.player.name: seat.total for seat in israeli_table.seats.all()}
+    assert totals == {"Ann": 0, "Bart": 20, "Chris": 225}
+
+
+def test_the_sheet_pdf_leaves_an_eliminated_players_cells_empty(referee_client, israeli_table):
+    chris_gets_45 = {"hands": {"Ann": 1, "Bart": 2, "Chris": 45}, "yaniv": "Ann"}
+    assaf = {"hands": {"Ann": 3, "Bart": 3}, "yaniv": "Ann"}
+    record(israeli_table.game, israeli_table.referee, *[chris_gets_45] * 5, assaf)
+    response = referee_client.get(reverse("table_sheet_pdf", args=[israeli_table.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"

@@ -12,6 +12,8 @@ register = template.Library()
 # How a score sheet marks a hand, on the pages and in the PDFs (a letter of the language).
 MARK_LETTERS = {
     "caller": pgettext_lazy("sheet mark: Yaniv caller", "Y"),
+    # An Assaf: the caller did not hold the lowest hand (automatic Assaf presets).
+    "assaf": pgettext_lazy("sheet mark: Assaf", "S"),
     "false": pgettext_lazy("sheet mark: false Yaniv", "F"),
     "along": pgettext_lazy("sheet mark: went along", "A"),
     "empty": pgettext_lazy("sheet mark: emptied hand", "E"),
@@ -29,6 +31,6 @@ def points(value: Fraction | int) -> str:
 
 @register.filter
 def mark_letter(mark: str) -> str:
-    """A sheet mark ("caller", "false", "along", "empty") as its letter; "" for none."""
+    """A sheet mark ("caller", "assaf", "false", "along", "empty") as its letter; "" for none."""
     letter = MARK_LETTERS.get(mark)
     return str(letter) if letter is not None else ""

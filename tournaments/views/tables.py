@@ -114,6 +114,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "seats": sheet.seats,
         "players": sheet.players,
         "decks": game.ruleset.decks(len(sheet.seats)),
+        "ruleset": game.ruleset,
         "winners": [seat for seat in sheet.seats if game.finished and seat.rank == 1],
         # A refused form stays on screen with its entries, even after the end.
         "form": form if form is not None and (form.is_bound or not game.finished) else None,
@@ -188,7 +189,7 @@ def round_preview(request: HttpRequest, table_id: int) -> HttpResponse:
         except rules.GameError as error:
             form.add_game_error(error)
         else:
-            preview = _preview(sheet, form.entries, result)
+            preview = _preview(sheet, form.entries, result, game.ruleset)
     return render(
         request,
         "tournaments/table.html#preview",
@@ -196,7 +197,9 @@ def round_preview(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _preview(sheet: Sheet, entries: rules.Round, result: rules.GameResult) -> dict:
+def _preview(
+    sheet: Sheet, entries: rules.Round, result: rules.GameResult, ruleset: rules.Ruleset
+) -> dict:
     scored = result.rounds[-1]
     lines = [
         {
@@ -207,6 +210,8 @@ def _preview(sheet: Sheet, entries: rules.Round, result: rules.GameResult) -> di
             "total": scored.totals[label],
         }
         for label in sheet.players
+        # A player who is out (elimination) plays no more rounds.
+        if label in scored.points
     ]
     false_yaniv = None
     if scored.kind is rules.RoundKind.FALSE_YANIV:
@@ -222,7 +227,10 @@ def _preview(sheet: Sheet, entries: rules.Round, result: rules.GameResult) -> di
         "lines": lines,
         "false_yaniv": false_yaniv,
         "ends_game": scored.ends_game,
-        "over": [label for label in sheet.players if scored.totals[label] > 150],
+        "elimination": ruleset.eliminates,
+        "eliminated": list(scored.eliminated),
+        "limit": ruleset.end_above,
+        "over": [label for label in sheet.players if scored.totals[label] > ruleset.end_above],
         "winners": result.winners,
     }
 
