@@ -8,12 +8,13 @@ Each export is one query set (the standings two, see `Tournament.standings`), wh
 length; the rounds are streamed, as a championship has about 80,000 lines. A text cell that
 starts with = + - or @ gets a leading apostrophe: a spreadsheet never runs a name as a formula.
 
-JSON ("format": "yaniv-club-tournament", "version": 1): the tournament with its directors,
-clubs, players, registrations, sessions, tables and seats, and each table's game as a game
-record of shared/RULES.md (players in seat order, the raw rounds, the rule options), with who
-entered each round and when, its end at the time limit, its sign-off and its audit log. Users
-are named by username; players by an id local to the file. Scores are not in the file: they
-are the engine's, from the rounds.
+JSON ("format": "yaniv-club-tournament", "version": 1): the tournament with its rule set
+("preset": one of the engine's RULESETS, belgian when absent; "options": the engine's options
+on top of it), its directors, clubs, players, registrations, sessions, tables and seats, and
+each table's game as a game record of shared/RULES.md (players in seat order, the raw rounds,
+the rule options), with who entered each round and when, its end at the time limit, its
+sign-off and its audit log. Users are named by username; players by an id local to the file.
+Scores are not in the file: they are the engine's, from the rounds.
 
 Import (`import_tournament`), in one transaction: anything wrong or inconsistent refuses the
 whole file, naming where ("session 2, table 3: round 4: hand of Bart must be an integer
@@ -94,6 +95,8 @@ ENDINGS = {
     rules.RoundKind.EMPTY_HAND.value: pgettext_lazy(
         "CSV: how a player ended the round", "empty hand"
     ),
+    # Automatic Assaf: the caller's hand was not the lowest.
+    rules.RoundKind.ASSAF.value: pgettext_lazy("CSV: how a player ended the round", "assaf"),
 }
 LINES_PER_CHUNK = 1000
 
@@ -295,6 +298,8 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
     if tournament.club is not None:
         clubs[tournament.club.pk] = tournament.club
 
+    ruleset = tournament.ruleset
+
     def game_data(table: Table) -> dict[str, Any]:
         game = table.game
         sheet = Sheet(tuple(seats_by_table[table.pk]), ())
@@ -309,11 +314,11 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
                 along=tuple(labels[seat] for seat, _, along in hands if along),
                 empty_hand=labels.get(stored.empty_hand_id),
             )
-            record_rounds.append(round_to_record(entries))
+            record_rounds.append(round_to_record(entries, ruleset))
         return {
             "record": {
-                "ruleset": tournament.ruleset.name,
-                "options": {"false_yaniv": tournament.false_yaniv},
+                "ruleset": ruleset.name,
+                "options": tournament.options,
                 "players": list(sheet.players),
                 "rounds": record_rounds,
             },
@@ -357,7 +362,8 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             "is_public": tournament.is_public,
             "table_size": tournament.table_size,
             "session_count": tournament.session_count,
-            "options": {"false_yaniv": tournament.false_yaniv},
+            "preset": tournament.preset,
+            "options": tournament.options,
             "directors": sorted(user.get_username() for user in tournament.directors.all()),
         },
         "clubs": [
@@ -700,11 +706,18 @@ class _Importer:
         return self.players[player_id]
 
     def create_tournament(self, about: _Fields, slug: str) -> Tournament:
+        preset = about.value.get("preset", rules.BELGIAN.name)
+        if preset not in rules.RULESETS:
+            raise ImportRefused(f"tournament: preset must be one of {', '.join(rules.RULESETS)}")
         options = about.value.get("options", {})
         try:
-            ruleset = rules.BELGIAN.with_options(options)
+            ruleset = rules.RULESETS[preset].with_options(options)
         except rules.GameError as error:
             raise ImportRefused(f"tournament: options: {error.message}") from None
+        rule_options = dict(options)
+        if ruleset.scores_false_yaniv:
+            # The tournament keeps its false-Yaniv rule in a field of its own.
+            rule_options.pop("false_yaniv", None)
         tournament = Tournament(
             name=about.text("name", 200, blank=False),
             slug=slug,
@@ -717,6 +730,8 @@ class _Importer:
             table_size=about.integer("table_size"),
             session_count=about.integer("session_count"),
             false_yaniv=ruleset.false_yaniv.value,
+            preset=preset,
+            rule_options=rule_options,
         )
         _check(tournament, "tournament", exclude=["club"])
         tournament.save()

@@ -161,13 +161,17 @@ class Tournament(models.Model):
                 raise ValidationError({"rule_options": game_error(error.message)}) from None
 
     @property
-    def ruleset(self) -> Ruleset:
-        preset = RULESETS[self.preset]
+    def options(self) -> object:
+        """The engine options on top of the preset, as a game record holds them."""
         options = self.rule_options
-        if preset.scores_false_yaniv and isinstance(options, dict):
+        if RULESETS[self.preset].scores_false_yaniv and isinstance(options, dict):
             # Only a preset that knows a false Yaniv takes the tournament's false-Yaniv rule.
             options = {**options, "false_yaniv": self.false_yaniv}
-        return preset.with_options(options)
+        return options
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return RULESETS[self.preset].with_options(self.options)
 
     def finished_seats(self, session: Session | None = None) -> list[standings.FinishedSeat]:
         """Every seat of a finished game (one query), for the standings."""

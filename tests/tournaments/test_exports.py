@@ -405,6 +405,8 @@ def snapshot(slug: str = "bk") -> dict:
                 "table_size",
                 "session_count",
                 "false_yaniv",
+                "preset",
+                "rule_options",
             )
             .get(),
             sorted(tournament.directors.values_list("username", flat=True)),

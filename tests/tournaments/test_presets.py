@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.urls import reverse
 
 from scoring import rules
 from tests.factories import make_table, make_tournament, make_user, record
 from tests.tournaments.test_director_views import tournament_post
+from tests.tournaments.test_exports import (
+    csv_rows,
+    export,
+    import_file,
+    snapshot,
+    table_data,
+    wipe,
+)
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -190,3 +202,44 @@ def test_the_sheet_pdf_leaves_an_eliminated_players_cells_empty(referee_client, 
     response = referee_client.get(reverse("table_sheet_pdf", args=[israeli_table.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
+
+
+# --- exports -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def israeli_game(israeli_table):
+    tournament = israeli_table.session.tournament
+    tournament.slug, tournament.rule_options = "il", {"yaniv_limit": 4}
+    tournament.save()
+    chris_gets_45 = {"hands": {"Ann": 1, "Bart": 2, "Chris": 45}, "yaniv": "Ann"}
+    assaf = {"hands": {"Ann": 3, "Bart": 3}, "yaniv": "Ann"}
+    record(israeli_table.game, israeli_table.referee, *[chris_gets_45] * 5, assaf)
+    return israeli_table
+
+
+def test_the_rounds_csv_names_an_assaf(client, israeli_game):
+    response = client.get(reverse("rounds_csv", args=["il"]))
+    rows = csv_rows(response)
+    # Five rounds of three hands, then one of two: Chris is out.
+    assert len(rows) == 1 + 5 * 3 + 2
+    ann_in_round_6 = next(row for row in rows if row[3] == "6" and row[4] == "Ann")
+    assert ann_in_round_6[5:] == ["3", "assaf", "no", "33", "0", "33"]
+
+
+def test_the_json_export_carries_the_preset_and_its_options(israeli_game, tmp_path):
+    data = export("il")
+    assert data["tournament"]["preset"] == "israeli"
+    assert data["tournament"]["options"] == {"yaniv_limit": 4}
+    record_ = table_data(data, 1, 1)["game"]["record"]
+    assert (record_["ruleset"], record_["options"]) == ("israeli", {"yaniv_limit": 4})
+    assert record_["rounds"][5] == {"hands": {"Ann": 3, "Bart": 3}, "yaniv": "Ann"}
+
+    path = tmp_path / "il.json"
+    call_command("export_tournament", "il", "-o", str(path), stderr=io.StringIO())
+    before = snapshot("il")
+    wipe()
+    import_file(path)
+    assert snapshot("il") == before
+    imported = Tournament.objects.get(slug="il")
+    assert imported.ruleset == rules.ISRAELI.with_options({"yaniv_limit": 4})
