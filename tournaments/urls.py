@@ -17,6 +17,7 @@ urlpatterns = [
         name="session_standings",
     ),
     path("t/<slug:slug>/players/", public.player_search, name="players"),
+    path("t/<slug:slug>/rules/", public.tournament_rules, name="tournament_rules"),
     path("t/<slug:slug>/players/<int:player_id>/", public.player_detail, name="player"),
     # The referee's table pages.
     path("tables/", tables.my_tables, name="my_tables"),

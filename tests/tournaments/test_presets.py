@@ -243,3 +243,38 @@ def test_the_json_export_carries_the_preset_and_its_options(israeli_game, tmp_pa
     assert snapshot("il") == before
     imported = Tournament.objects.get(slug="il")
     assert imported.ruleset == rules.ISRAELI.with_options({"yaniv_limit": 4})
+
+
+# --- the rules page ------------------------------------------------------------------------
+
+
+def test_a_tournaments_rules_page_tells_its_rules_in_words(client):
+    make_tournament(slug="il", preset="israeli")
+    html = client.get(reverse("tournament_rules", args=["il"])).content.decode()
+    assert "Scoring rules (Israeli (pagat.com))" in html
+    assert "it is an Assaf: the caller adds their own hand plus <strong>30</strong>" in html
+    assert "<strong>100 → 50, 200 → 100</strong>" in html
+    assert "is out and plays no more rounds; the last player left wins" in html
+    assert "left neighbour" not in html and "goes along with a Yaniv" not in html
+
+
+def test_the_rules_page_follows_the_rule_options(client):
+    make_tournament(slug="en", preset="wikipedia_en", rule_options={"yaniv_limit": 5})
+    html = client.get(reverse("tournament_rules", args=["en"])).content.decode()
+    assert "<strong>5 or less</strong>" in html
+    assert "the player or players with the lowest hand score 0" in html
+    assert "A total of exactly 50, 100, 150, 200 is reduced by <strong>50</strong>" in html
+    assert "anyone goes <strong>above 200</strong>" in html
+
+
+def test_a_belgian_tournaments_rules_page_is_the_site_rules_page(client):
+    make_tournament(slug="bk", false_yaniv="others_score_hand")
+    html = client.get(reverse("tournament_rules", args=["bk"])).content.decode()
+    assert "32 + the hand of their left neighbour" in html
+    assert "A total of exactly 50, 100, 150 is reduced by <strong>50</strong>" in html
+    assert "every other player adds their hand total, as if the round" in html
+
+
+def test_a_private_tournaments_rules_are_404_for_strangers(client):
+    make_tournament(slug="secret", is_public=False)
+    assert client.get(reverse("tournament_rules", args=["secret"])).status_code == 404

@@ -35,11 +35,30 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
     ruleset = rules.BELGIAN
-    return render(
-        request,
-        "tournaments/rules.html",
-        {"ruleset": ruleset, "ruleset_name": texts.ruleset_name(ruleset.name)},
-    )
+    return render(request, "tournaments/rules.html", _rules_context(ruleset))
+
+
+@require_GET
+def tournament_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The rules a tournament's games are scored by, in words, from its rule set."""
+    tournament = _get_tournament_for_viewer(request, slug)
+    context = _rules_context(tournament.ruleset)
+    context.update(tournament=tournament, ruleset_name=tournament.get_preset_display())
+    return render(request, "tournaments/rules.html", context)
+
+
+def _rules_context(ruleset: rules.Ruleset) -> dict:
+    totals = ruleset.reduction_totals
+    return {
+        "ruleset": ruleset,
+        "ruleset_name": texts.ruleset_name(ruleset.name),
+        # "100 → 50, 200 → 100" when the reductions are not one amount.
+        "reduction_steps": ", ".join(
+            f"{total} → {becomes}" for total, becomes in ruleset.reduction_steps
+        ),
+        # The example of one reduction a round (100 → 50, not on to 0) needs both totals.
+        "chained_example": 50 in totals and 100 in totals,
+    }
 
 
 def can_view(user, tournament: Tournament) -> bool:
