@@ -746,7 +746,13 @@ def filled_score_sheet(game, *, show_names: bool = True) -> bytes:
             KeepTogether(
                 [
                     _p(gettext("Score progression"), "h2"),
-                    progression_drawing(sheet, width=width, height=chart_height),
+                    progression_drawing(
+                        sheet,
+                        width=width,
+                        height=chart_height,
+                        limit=game.ruleset.end_above,
+                        eliminates=game.ruleset.eliminates,
+                    ),
                 ]
             )
         )
@@ -832,6 +838,7 @@ def progression_drawing(
     height: float = 240,
     font_size: float = 7,
     limit: int = BELGIAN.end_above,
+    eliminates: bool = False,
 ) -> Drawing:
     """Each player's total after every round (from 0), with the limit as a dashed line."""
     register_fonts()
@@ -844,7 +851,11 @@ def progression_drawing(
     highest = max([total for line in series for _, total in line] + [0])
     top = max(limit + 50, math.ceil((highest + 1) / 50) * 50)
 
-    labels = [*players, gettext("%(limit)s: above it the game is over") % {"limit": limit}]
+    if eliminates:
+        limit_label = gettext("%(limit)s: above it a player is out") % {"limit": limit}
+    else:
+        limit_label = gettext("%(limit)s: above it the game is over") % {"limit": limit}
+    labels = [*players, limit_label]
     columns = 4 if width / font_size >= 60 else 2
     line_height = font_size * 1.7
     # Fewer legend columns when long names (or a language's longer words) would not fit;
@@ -935,7 +946,12 @@ def _swatch(color, *, dashed: bool = False) -> LineSwatch:
 
 
 def progression_svg(
-    game_sheet, *, width: float = 300, height: float = 210, font_size: float = 9
+    game_sheet,
+    *,
+    width: float = 300,
+    height: float = 210,
+    font_size: float = 9,
+    ruleset: Ruleset = BELGIAN,
 ) -> str:
     """The progression chart as an inline <svg>, scaling to its container's width.
 
@@ -944,7 +960,14 @@ def progression_svg(
     """
     if not game_sheet.rounds:
         return ""
-    drawing = progression_drawing(game_sheet, width=width, height=height, font_size=font_size)
+    drawing = progression_drawing(
+        game_sheet,
+        width=width,
+        height=height,
+        font_size=font_size,
+        limit=ruleset.end_above,
+        eliminates=ruleset.eliminates,
+    )
     svg = renderSVG.drawToString(drawing)
     svg = svg[svg.index("<svg") :]
     label = html.escape(gettext("Score progression: each player's total after every round"))

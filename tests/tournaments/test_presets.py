@@ -202,6 +202,8 @@ def test_the_sheet_pdf_leaves_an_eliminated_players_cells_empty(referee_client, 
     response = referee_client.get(reverse("table_sheet_pdf", args=[israeli_table.pk]))
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
+    html = referee_client.get(israeli_table.get_absolute_url()).content.decode()
+    assert "200: above it a player is out" in html
 
 
 # --- exports -------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ def _live_context(request, table: Table, form=None, message: str = "") -> dict:
         "game": game,
         "sheet": sheet,
         "rows": sheet.rows(),
-        "chart": mark_safe(progression_svg(sheet)),  # noqa: S308 - reportlab's SVG, escaped
+        "chart": mark_safe(progression_svg(sheet, ruleset=game.ruleset)),  # noqa: S308 - reportlab's SVG, escaped
         "seats": sheet.seats,
         "players": sheet.players,
         "decks": game.ruleset.decks(len(sheet.seats)),
