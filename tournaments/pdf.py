@@ -225,52 +225,111 @@ def rules_lines(ruleset: Ruleset) -> list[str]:
         if ruleset.false_yaniv is FalseYaniv.OTHERS_SCORE_ZERO
         else gettext("everyone else scores their hand")
     )
-    exact = "/".join(str(total) for total in ruleset.reduction_totals)
-    example_from = ruleset.reduction_totals[len(ruleset.reduction_totals) // 2]
     penalty = ruleset.along_penalty
-    return [
+    lines = [
         gettext(
             "<b>Yaniv</b> with a hand of <b>%(limit)s or less</b>: the caller scores 0, "
             "everyone else their hand."
         )
         % {"limit": ruleset.yaniv_limit},
-        gettext(
-            "<b>Along</b>: the same or fewer points than the caller: 0, and the caller "
-            "+%(penalty)s; more points: <b>%(penalty)s</b>."
-        )
-        % {"penalty": penalty},
-        gettext(
-            "<b>False Yaniv</b> (above %(limit)s): the caller scores <b>%(penalty)s + the left "
-            "neighbour's hand</b> (the next seat clockwise); %(others)s."
-        )
-        % {"limit": ruleset.yaniv_limit, "penalty": ruleset.false_yaniv_penalty, "others": others},
-        gettext("<b>Emptied hand</b>: that player 0, everyone else their hand."),
-        gettext(
-            "<b>Exactly %(totals)s</b> after a round with points: <b>−%(reduction)s</b>, "
-            "once a round (write %(before)s → %(after)s)."
-        )
-        % {
-            "totals": exact,
-            "reduction": ruleset.reduction,
-            "before": example_from,
-            "after": example_from - ruleset.reduction,
-        },
-        gettext(
-            "<b>Game over</b> after the round in which anyone is <b>above %(end)s</b>; "
-            "the lowest total wins."
-        )
-        % {"end": ruleset.end_above},
-        gettext(
-            "Marks: <b>%(caller)s</b> Yaniv · <b>%(along)s</b> along · <b>%(empty)s</b> "
-            "emptied hand. 1 deck for 2–%(players)s players, 2 decks for more."
-        )
-        % {
-            "caller": mark_letter("caller"),
-            "along": mark_letter("along"),
-            "empty": mark_letter("empty"),
-            "players": ruleset.one_deck_up_to,
-        },
     ]
+    if ruleset.automatic_assaf:
+        lines.append(
+            gettext(
+                "<b>Assaf</b>: another hand with the same or fewer points than the caller's: "
+                "the caller scores their hand <b>+%(penalty)s</b>, everyone else their hand."
+            )
+            % {"penalty": ruleset.assaf_penalty}
+        )
+        if ruleset.assaf_lowest_scores_zero:
+            lines.append(gettext("In an Assaf, the lowest hand scores 0."))
+    else:
+        lines.append(
+            gettext(
+                "<b>Along</b>: the same or fewer points than the caller: 0, and the caller "
+                "+%(penalty)s; more points: <b>%(penalty)s</b>."
+            )
+            % {"penalty": penalty}
+        )
+    if ruleset.scores_false_yaniv:
+        lines.append(
+            gettext(
+                "<b>False Yaniv</b> (above %(limit)s): the caller scores <b>%(penalty)s + the "
+                "left neighbour's hand</b> (the next seat clockwise); %(others)s."
+            )
+            % {
+                "limit": ruleset.yaniv_limit,
+                "penalty": ruleset.false_yaniv_penalty,
+                "others": others,
+            }
+        )
+    else:
+        lines.append(gettext("<b>No Yaniv above %(limit)s.</b>") % {"limit": ruleset.yaniv_limit})
+    lines.append(gettext("<b>Emptied hand</b>: that player 0, everyone else their hand."))
+    totals = ruleset.reduction_totals
+    if totals and ruleset.reduction is not None:
+        example_from = totals[len(totals) // 2]
+        lines.append(
+            gettext(
+                "<b>Exactly %(totals)s</b> after a round with points: <b>−%(reduction)s</b>, "
+                "once a round (write %(before)s → %(after)s)."
+            )
+            % {
+                "totals": "/".join(str(total) for total in totals),
+                "reduction": ruleset.reduction,
+                "before": example_from,
+                "after": example_from - ruleset.reduction,
+            }
+        )
+    elif totals:
+        steps = ", ".join(f"{total} → {becomes}" for total, becomes in ruleset.reduction_steps)
+        lines.append(
+            gettext("<b>Exactly</b> after a round with points, once a round: <b>%(steps)s</b>.")
+            % {"steps": steps}
+        )
+    if ruleset.eliminates:
+        lines.append(
+            gettext(
+                "<b>Out</b> after the round in which a player is <b>above %(end)s</b>; "
+                "the last player left wins."
+            )
+            % {"end": ruleset.end_above}
+        )
+    else:
+        lines.append(
+            gettext(
+                "<b>Game over</b> after the round in which anyone is <b>above %(end)s</b>; "
+                "the lowest total wins."
+            )
+            % {"end": ruleset.end_above}
+        )
+    if ruleset.automatic_assaf:
+        lines.append(
+            gettext(
+                "Marks: <b>%(caller)s</b> Yaniv · <b>%(assaf)s</b> Assaf · <b>%(empty)s</b> "
+                "emptied hand. 1 deck for 2–%(players)s players, 2 decks for more."
+            )
+            % {
+                "caller": mark_letter("caller"),
+                "assaf": mark_letter("assaf"),
+                "empty": mark_letter("empty"),
+                "players": ruleset.one_deck_up_to,
+            }
+        )
+    else:
+        lines.append(
+            gettext(
+                "Marks: <b>%(caller)s</b> Yaniv · <b>%(along)s</b> along · <b>%(empty)s</b> "
+                "emptied hand. 1 deck for 2–%(players)s players, 2 decks for more."
+            )
+            % {
+                "caller": mark_letter("caller"),
+                "along": mark_letter("along"),
+                "empty": mark_letter("empty"),
+                "players": ruleset.one_deck_up_to,
+            }
+        )
+    return lines
 
 
 def _rules_box(ruleset: Ruleset, width: float, columns: int) -> Table:
@@ -1214,8 +1273,12 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
             % {"count": len(sessions)},
             ngettext("%(count)s game finished", "%(count)s games finished", finished)
             % {"count": finished},
-            gettext("Belgian rules (false Yaniv: %(false_yaniv)s)")
-            % {"false_yaniv": _e(tournament.get_false_yaniv_display())},
+            (
+                gettext("Belgian rules (false Yaniv: %(false_yaniv)s)")
+                % {"false_yaniv": _e(tournament.get_false_yaniv_display())}
+                if tournament.preset == BELGIAN.name
+                else gettext("Rules: %(preset)s") % {"preset": _e(tournament.get_preset_display())}
+            ),
             gettext("printed %(when)s") % {"when": _e(_when(timezone.now()))},
         ]
     )

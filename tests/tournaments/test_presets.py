@@ -280,3 +280,27 @@ def test_a_belgian_tournaments_rules_page_is_the_site_rules_page(client):
 def test_a_private_tournaments_rules_are_404_for_strangers(client):
     make_tournament(slug="secret", is_public=False)
     assert client.get(reverse("tournament_rules", args=["secret"])).status_code == 404
+
+
+# --- the printed rules ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", list(rules.RULESETS.values()))
+def test_the_printed_rules_box_has_every_presets_numbers(ruleset):
+    from tournaments.pdf import rules_lines
+
+    text = " ".join(rules_lines(ruleset))
+    assert "None" not in text
+    assert f"{ruleset.yaniv_limit} or less" in text
+    assert ("Assaf" in text) == ruleset.automatic_assaf
+    assert ("False Yaniv" in text) == ruleset.scores_false_yaniv
+
+
+def test_the_blank_sheets_of_an_israeli_tournament_print_its_rules():
+    from tests.tournaments.test_pdf import pdftotext, squeeze
+    from tournaments import pdf
+
+    table = make_table(tournament=make_tournament(preset="israeli"))
+    flat = squeeze(pdftotext(pdf.blank_score_sheets(table.session)))
+    assert "100 → 50, 200 → 100" in flat
+    assert "the last player left wins" in flat
