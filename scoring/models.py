@@ -295,6 +295,14 @@ class Game(models.Model):
                     rules.Game(sheet.players, tuple(engine_rounds), game.ruleset)
                 )
             except rules.GameError as error:
+                if error.round_number and error.round_number > number and error.field == "hands":
+                    # Elimination: the correction changes who plays the later rounds.
+                    raise rules.GameError(
+                        "rounds",
+                        f"this correction changes who is out of the game before round"
+                        f" {error.round_number}: undo the rounds after it first",
+                        round_number=number,
+                    ) from error
                 if error.round_number and error.round_number > number:
                     raise rules.GameError(
                         "rounds",

@@ -71,6 +71,10 @@ GAME_ERRORS = Catalogue(
             "this correction ends the game at round %(round)s, but rounds up to %(last)s "
             "were played after it"
         ),
+        gettext_noop(
+            "this correction changes who is out of the game before round %(round)s: "
+            "undo the rounds after it first"
+        ),
         gettext_noop("there is no round to undo"),
         gettext_noop("there is no round %(number)s"),
         gettext_noop("only a finished game can be signed off"),

@@ -304,3 +304,24 @@ def test_the_blank_sheets_of_an_israeli_tournament_print_its_rules():
     flat = squeeze(pdftotext(pdf.blank_score_sheets(table.session)))
     assert "100 → 50, 200 → 100" in flat
     assert "the last player left wins" in flat
+
+
+def test_a_correction_that_brings_a_player_back_is_refused(israeli_table):
+    from django.utils import translation
+
+    from tournaments import texts
+
+    chris_gets_45 = {"hands": {"Ann": 1, "Bart": 2, "Chris": 45}, "yaniv": "Ann"}
+    game = israeli_table.game
+    record(game, None, *[chris_gets_45] * 5, {"hands": {"Ann": 3, "Bart": 9}, "yaniv": "Ann"})
+    stays_in = rules.Round({"Ann": 1, "Bart": 2, "Chris": 10}, yaniv="Ann")
+    with pytest.raises(rules.GameError) as refused:
+        game.correct_round(5, stays_in, by=None, reason="Chris had 10", version=game.version)
+    message = refused.value.message
+    assert message == (
+        "this correction changes who is out of the game before round 6: "
+        "undo the rounds after it first"
+    )
+    with translation.override("nl"):
+        assert texts.GAME_ERRORS.translate(message) != message
+    assert game.rounds.get(number=5).hands.get(seat__player__name="Chris").hand_total == 45
