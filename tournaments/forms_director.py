@@ -33,6 +33,7 @@ class TournamentForm(forms.ModelForm):
             "session_count",
             "preset",
             "false_yaniv",
+            "rule_options",
             "status",
         ]
         labels = {
@@ -46,6 +47,7 @@ class TournamentForm(forms.ModelForm):
             "table_size": gettext_lazy("Players per table"),
             "session_count": gettext_lazy("Sessions"),
             "preset": gettext_lazy("Rule set"),
+            "rule_options": gettext_lazy("Table options"),
             "false_yaniv": gettext_lazy("False Yaniv"),
             "status": gettext_lazy("Status"),
         }
@@ -55,10 +57,16 @@ class TournamentForm(forms.ModelForm):
                 "Left empty, it is made from the name."
             ),
             "ends_on": gettext_lazy("Leave empty for a one-day tournament."),
+            "rule_options": gettext_lazy(
+                "House rules on top of the rule set, as JSON; empty for the rule set as it is. "
+                'E.g. {"yaniv_limit": 7, "reductions": [[100, 50], [200, 100]], '
+                '"end": "elimination", "end_above": 200, "cards_dealt": 5}.'
+            ),
         }
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "rule_options": forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
         }
 
     def __init__(self, *args, **kwargs) -> None:
@@ -85,6 +93,10 @@ class TournamentForm(forms.ModelForm):
             # A new tournament starts as a draft; its first session makes it run.
             del self.fields["status"]
 
+    def clean_rule_options(self) -> dict:
+        # An empty box means the preset as it is.
+        return self.cleaned_data.get("rule_options") or {}
+
     def clean(self) -> dict:
         cleaned = super().clean()
         starts_on, ends_on = cleaned.get("starts_on"), cleaned.get("ends_on")
@@ -95,6 +107,7 @@ class TournamentForm(forms.ModelForm):
         locked = {
             "false_yaniv": gettext("The false-Yaniv rule cannot change once rounds are recorded."),
             "preset": gettext("The rule set cannot change once rounds are recorded."),
+            "rule_options": gettext("The table options cannot change once rounds are recorded."),
         }
         changed = [field for field in locked if field in self.changed_data]
         if (

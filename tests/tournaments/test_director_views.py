@@ -557,3 +557,29 @@ def test_a_superuser_manages_any_tournament(client, tournament):
     client.force_login(make_user("admin", is_superuser=True))
     assert client.get(reverse("manage_tournament", args=[tournament.slug])).status_code == 200
     assert client.get(reverse("manage_new")).status_code == 200
+
+
+def test_a_director_sets_house_rules_as_table_options(director_client, tournament):
+    url = reverse("manage_edit", args=[tournament.slug])
+    post = tournament_post(slug="bk-2026", status="running", rule_options='{"yaniv_limit": 7}')
+    assert director_client.post(url, post).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rule_options == {"yaniv_limit": 7}
+    assert tournament.ruleset.yaniv_limit == 7
+
+
+def test_table_options_the_engine_refuses_are_shown_at_the_field(director_client, tournament):
+    url = reverse("manage_edit", args=[tournament.slug])
+    post = tournament_post(slug="bk-2026", status="running", rule_options='{"jokers": 4}')
+    html = director_client.post(url, post).content.decode()
+    assert "nknown option &#x27;jokers&#x27;" in html
+    tournament.refresh_from_db()
+    assert tournament.rule_options == {}
+
+
+def test_an_empty_table_options_box_means_the_rule_set_as_it_is(director_client, tournament):
+    url = reverse("manage_edit", args=[tournament.slug])
+    post = tournament_post(slug="bk-2026", status="running", rule_options="")
+    assert director_client.post(url, post).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rule_options == {}
