@@ -1,4 +1,5 @@
-"""Every scored game of shared/vectors, through the engine and score_game."""
+"""Every scored game of shared/vectors and shared/vectors-presets, through the engine and
+score_game (preset-only checks are in test_preset_vectors.py)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,22 @@ from django.core.management import CommandError, call_command
 
 from scoring.records import game_from_record, result_to_record
 from scoring.rules import GameError, score_game
-from tests.scoring.vectors import error_prefix, load, vector_files, vector_id
+from tests.scoring.vectors import (
+    error_prefix,
+    load,
+    preset_vector_files,
+    vector_files,
+    vector_id,
+)
 
-VECTORS = vector_files()
+VECTORS = vector_files() + preset_vector_files()
 SCORED = [path for path in VECTORS if "expected" in load(path)]
 REFUSED = [path for path in VECTORS if "error" in load(path)]
 
 
 def test_every_vector_is_either_scored_or_refused():
     assert len(SCORED) + len(REFUSED) == len(VECTORS)
-    assert len(SCORED) >= 13 and len(REFUSED) >= 13
+    assert len(SCORED) >= 13 + 12 and len(REFUSED) >= 13 + 4
 
 
 @pytest.mark.parametrize("path", SCORED, ids=vector_id)
