@@ -16,6 +16,7 @@ from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
 from scoring import rules
+from tests.browser.test_referee_plays_a_game import record_round
 from tests.factories import PASSWORD, entries, make_table, make_tournament, make_user, record
 from tournaments.models import Seat
 
@@ -59,18 +60,6 @@ def fill_round(form: Locator, entry: dict[str, Any]) -> None:
     toggle = caller.locator("label.toggle", has_text="Yaniv")
     toggle.click()
     expect(toggle.locator("input")).to_be_checked()
-
-
-def record_round(page: Page, number: int) -> None:
-    """Click "Record round N" and wait for htmx to swap in the sheet with that round."""
-    with page.expect_response(
-        lambda r: r.url.endswith("/rounds/") and r.request.method == "POST"
-    ) as posted:
-        page.get_by_role("button", name=f"Record round {number}").click()
-    response = posted.value
-    assert response.status == 200
-    assert response.request.headers.get("hx-request") == "true", "posted without htmx"
-    expect(page.locator("table.sheet tbody tr")).to_have_count(number)
 
 
 @pytest.mark.django_db(transaction=True)
