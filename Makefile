@@ -28,3 +28,5 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy

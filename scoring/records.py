@@ -1,14 +1,18 @@
 """The game record (JSON) of shared/RULES.md, in and out of the engine.
 
-Pure Python, no Django: `game_from_record` turns a parsed JSON record into a
-`Game`, raising `GameError` for anything malformed; `result_to_record` gives
-the scored result in exactly the shape RULES.md specifies (under elimination,
-each round also lists the players who went out after it).
+Pure Python, no Django: `read_json` reads JSON text handed in (a record, an archive, a
+tournament's house rules) within limits; `game_from_record` turns a parsed JSON record into
+a `Game`, raising `GameError` for anything malformed; `result_to_record` gives the scored
+result in exactly the shape RULES.md specifies (under elimination, each round also lists the
+players who went out after it).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import Any
 
 from scoring.rules import (
@@ -23,44 +27,102 @@ from scoring.rules import (
     check_players,
 )
 
+# --- JSON text handed in ----------------------------------------------------------------------
+
+# The limits of `read_json`. Nothing the site writes comes near them: a game record is about 6
+# levels deep, an archive about 10, and its numbers have a few digits. Python's own json module
+# has none: 2,000 nested lists raise RecursionError, a number of more than 4,300 digits raises
+# ValueError, and one of 4,000 digits takes long to read.
+JSON_MAX_DEPTH = 64
+JSON_MAX_DIGITS = 100
+# A game record (score_game): a long game is a few kilobytes.
+RECORD_MAX_CHARS = 5_000_000
+# A tournament's house rules (`options`): a few hundred characters at most.
+OPTIONS_MAX_CHARS = 10_000
+
+# A JSON string (the unrolled loop, without backtracking), and what is left between strings.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+_LONG_NUMBER = re.compile(f"[0-9]{{{JSON_MAX_DIGITS + 1}}}")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _json_error(code: str, **params: Any) -> GameError:
+    return GameError(code, "json", **params)
+
+
+def read_json(
+    text: str | bytes, *, max_chars: int = RECORD_MAX_CHARS, max_depth: int = JSON_MAX_DEPTH
+) -> object:
+    """`json.loads` within limits: raises GameError (field "json") instead of crashing.
+
+    Bytes are read as UTF-8 (a byte order mark is no error). Refused: more than `max_chars`
+    characters, lists and objects nested deeper than `max_depth`, a number of more than
+    JSON_MAX_DIGITS digits, and anything json.loads refuses (with its line and column). The
+    limits are checked before parsing, on the text without its strings, in linear time.
+    """
+    if isinstance(text, bytes):
+        # UTF-8 takes at most 4 bytes a character: no need to decode a file that is too large.
+        if len(text) > 4 * max_chars:
+            raise _json_error("json_too_large", most=max_chars)
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise _json_error("json_not_utf8") from None
+    if len(text) > max_chars:
+        raise _json_error("json_too_large", most=max_chars)
+    structure = _JSON_STRING.sub("", text)
+    if _LONG_NUMBER.search(structure):
+        raise _json_error("json_number_too_long", most=JSON_MAX_DIGITS)
+    brackets = _NOT_A_BRACKET.sub("", structure)
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > max_depth:
+        raise _json_error("json_too_deep", most=max_depth)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _json_error("json_invalid", line=error.lineno, column=error.colno) from None
+    except (ValueError, RecursionError):
+        # Past the checks above only in theory (Python's digit limit, its recursion limit).
+        raise _json_error("json_invalid", line=1, column=1) from None
+
 
 def _round_from_record(entry: object, number: int) -> Round:
-    def error(field: str, message: str) -> GameError:
-        return GameError(field, message, round_number=number)
+    def error(code: str, field: str, **params: Any) -> GameError:
+        return GameError(code, field, round_number=number, **params)
 
     if not isinstance(entry, Mapping):
-        raise error("round", "a round must be an object")
+        raise error("round_object", "round")
     unknown = set(entry) - {"hands", "yaniv", "along", "empty_hand"}
     if unknown:
-        raise error("round", f"unknown field {sorted(unknown)[0]!r}")
+        raise error("round_field_unknown", "round", name=repr(sorted(unknown)[0]))
     hands = entry.get("hands")
     if not isinstance(hands, Mapping):
-        raise error("hands", "hands must be an object of player: hand total")
+        raise error("hands_object", "hands")
     along = entry.get("along", [])
     if not isinstance(along, list) or not all(isinstance(p, str) for p in along):
-        raise error("along", "along must be a list of players")
+        raise error("along_list", "along")
     yaniv, empty_hand = entry.get("yaniv"), entry.get("empty_hand")
     for field, value in (("yaniv", yaniv), ("empty_hand", empty_hand)):
         if value is not None and not isinstance(value, str):
-            raise error(field, f"{field} must name a player")
+            raise error("name_a_player", field, name=field)
     return Round(hands=hands, yaniv=yaniv, along=tuple(along), empty_hand=empty_hand)
 
 
 def game_from_record(record: object) -> Game:
     """Validate the record's shape and build the engine's `Game`."""
     if not isinstance(record, Mapping):
-        raise GameError("record", "a game record must be a JSON object")
+        raise GameError("record_object", "record")
     name = record.get("ruleset", "belgian")
     if not isinstance(name, str) or name not in RULESETS:
-        raise GameError("ruleset", f"unknown {name}")
+        raise GameError("ruleset_unknown", "ruleset", name=name)
     ruleset = RULESETS[name].with_options(record.get("options", {}))
     players = record.get("players")
     if not isinstance(players, list):
-        raise GameError("players", "players must be a list of names")
+        raise GameError("players_list", "players")
     check_players(players, ruleset)
     rounds = record.get("rounds", [])
     if not isinstance(rounds, list):
-        raise GameError("rounds", "rounds must be a list")
+        raise GameError("rounds_list", "rounds")
     return Game(
         players=tuple(players),
         rounds=tuple(

@@ -16,7 +16,11 @@ import dataclasses
 import enum
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
+from typing import Any
+
+from scoring.errors import GameError, GameWarning
 
 
 class FalseYaniv(enum.StrEnum):
@@ -35,6 +39,26 @@ class Challenge(enum.StrEnum):
     ALONG = "along"
     # Every other preset: every hand is compared with the caller's, nobody declares.
     ASSAF = "assaf"
+
+
+class Assaf(enum.StrEnum):
+    """What the caller caught by an Assaf scores."""
+
+    # Their own hand plus `Ruleset.assaf_penalty` (pagat, both Wikipedias).
+    HAND_PLUS = "hand_plus"
+    # Exactly `Ruleset.assaf_penalty`, whatever their hand (a house rule: 25 or 30).
+    FLAT = "flat"
+
+
+class AssafZero(enum.StrEnum):
+    """Who scores 0 in an Assaf besides nobody (the caller never does)."""
+
+    # Every other player scores their hand (israeli, wikipedia_fr).
+    NOBODY = "nobody"
+    # The challenger(s) with the lowest hand (wikipedia_en).
+    LOWEST = "lowest"
+    # Every player whose hand is at or below the caller's: all who caught the caller.
+    AT_OR_BELOW_CALLER = "at_or_below_caller"
 
 
 class End(enum.StrEnum):
@@ -66,12 +90,17 @@ class Ruleset:
     yaniv_limit: int = 5
     challenge: Challenge = Challenge.ALONG
     along_penalty: int = 32
-    # Automatic Assaf: the caller scores their hand plus this, once (RULES.md [interpretation]).
+    # Automatic Assaf: the caller scores their hand plus the penalty, once
+    # (RULES.md [interpretation]), or exactly the penalty (`Assaf.FLAT`).
+    assaf: Assaf = Assaf.HAND_PLUS
     assaf_penalty: int = 30
-    # wikipedia_en: the challenger(s) with the lowest hand score 0 in an Assaf.
-    assaf_lowest_scores_zero: bool = False
-    # A call above the limit is a false Yaniv (Belgian); otherwise it is refused as bad input.
-    scores_false_yaniv: bool = True
+    # Who scores 0 in an Assaf (wikipedia_en: the lowest challenger(s)).
+    assaf_zero: AssafZero = AssafZero.NOBODY
+    # The preset's rule for a call above the limit: a false Yaniv (Belgian), else refused as
+    # bad input. `yaniv_limit_warns` overrides both: see `scores_false_yaniv`.
+    false_yaniv_above_limit: bool = True
+    # A house rule: the limit only warns; a call above it is scored as any other call.
+    yaniv_limit_warns: bool = False
     false_yaniv_penalty: int = 32
     false_yaniv: FalseYaniv = FalseYaniv.OTHERS_SCORE_ZERO
     # (total, becomes): a positive round landing exactly on `total` leaves the player on `becomes`.
@@ -83,6 +112,9 @@ class Ruleset:
     reduction_needs_points: bool = True
     end: End = End.GAME_OVER
     end_above: int = 150
+    # "Each player deals N times": the game is over after N × the players' count rounds, or
+    # above `end_above` if that comes first (0: no such limit). Ranked by totals, as at the end.
+    deals_per_player: int = 0
     # Players with one deck at most; more players play with two.
     one_deck_up_to: int = 4
 
@@ -99,20 +131,65 @@ class Ruleset:
         return self.end is End.ELIMINATION
 
     @property
-    def reduction_steps(self) -> tuple[tuple[int, int], ...]:
-        """(total, becomes) for every total a positive round reduces, up to the end limit."""
-        totals = {total for total, _ in self.reduction_table}
-        if self.reduce_multiples is not None:
-            every = self.reduce_multiples[0]
-            totals.update(range(every, self.end_above + 1, every))
-        return tuple((total, total - reduction_at(total, self)) for total in sorted(totals))
+    def scores_false_yaniv(self) -> bool:
+        """A call above the limit is scored as a false Yaniv (Belgian, unless the limit warns)."""
+        return self.false_yaniv_above_limit and not self.yaniv_limit_warns
 
     @property
+    def refuses_above_limit(self) -> bool:
+        """A call above the limit is refused as bad input (the other presets)."""
+        return not self.false_yaniv_above_limit and not self.yaniv_limit_warns
+
+    @property
+    def assaf_lowest_scores_zero(self) -> bool:
+        """The lowest challenger(s) score 0 in an Assaf (wikipedia_en)."""
+        return self.assaf_zero is AssafZero.LOWEST
+
+    @property
+    def max_round_points(self) -> int:
+        """The most points one player can score in one round (an upper bound).
+
+        A hand; a Belgian caller whom 7 players went along with, each as low or lower
+        (7 x 32 = 224); a false Yaniv (32 + a hand); an Assaf's caller (their hand, at most the
+        limit unless the limit only warns, + the penalty; or the flat penalty).
+        """
+        most = self.max_hand
+        if self.challenge is Challenge.ALONG:
+            most = max(most, self.along_penalty * (self.max_players - 1))
+        elif self.assaf is Assaf.FLAT:
+            most = max(most, self.assaf_penalty)
+        else:
+            caller = self.max_hand if self.yaniv_limit_warns else self.yaniv_limit
+            most = max(most, caller + self.assaf_penalty)
+        if self.scores_false_yaniv:
+            most = max(most, self.false_yaniv_penalty + self.max_hand)
+        return most
+
+    @cached_property
+    def reduction_steps(self) -> tuple[tuple[int, int], ...]:
+        """(total, becomes) for every total a positive round can land on and be reduced.
+
+        The table's totals, and the multiples of `reduce_multiples` up to the highest total a
+        round can reach from a total at the end limit (`end_above + max_round_points`): a
+        total above the limit can come back under it (under `wikipedia_en` 250 -> 200). Only
+        players tied under elimination play on above the limit; the multiple rule goes on for
+        them (RULES.md [interpretation]). At most MAX_REDUCTION_PAIRS + (MAX_TOTAL +
+        `max_round_points`) / MIN_EVERY steps; computed once per ruleset.
+        """
+        steps = dict(self.reduction_table)
+        if self.reduce_multiples is not None:
+            every, minus = self.reduce_multiples
+            for total in range(every, self.end_above + self.max_round_points + 1, every):
+                # A total of the table keeps its own entry (the table comes first).
+                steps.setdefault(total, total - minus)
+        return tuple(sorted(steps.items()))
+
+    @cached_property
     def reduction_totals(self) -> tuple[int, ...]:
         """The totals that are reduced (50, 100, 150 under belgian)."""
         return tuple(total for total, _ in self.reduction_steps)
 
-    @property
+    @cached_property
     def reduction(self) -> int | None:
         """What every reduction takes off when that is one amount (50 under belgian), else None."""
         amounts = {total - becomes for total, becomes in self.reduction_steps}
@@ -121,14 +198,19 @@ class Ruleset:
     def decks(self, player_count: int) -> int:
         return 1 if player_count <= self.one_deck_up_to else 2
 
+    def deal_limit(self, player_count: int) -> int | None:
+        """The most rounds a game of `player_count` players lasts (`deals_per_player`), or
+        None without that limit."""
+        return self.deals_per_player * player_count if self.deals_per_player else None
+
     def with_options(self, options: Mapping[str, object]) -> Ruleset:
         """This ruleset with the options of a game record applied."""
         if not isinstance(options, Mapping):
-            raise GameError("options", "options must be an object")
-        changes: dict[str, object] = {}
+            raise GameError("options_object", "options")
+        changes: dict[str, Any] = {}
         for option, value in options.items():
             if option not in OPTIONS:
-                raise GameError("options", f"unknown option {option!r}")
+                raise GameError("option_unknown", "options", option=repr(option))
             attribute, parse, _ = OPTIONS[option]
             changes[attribute] = parse(value)
         changed = dataclasses.replace(self, **changes)
@@ -144,36 +226,27 @@ class Ruleset:
         }
 
 
-class GameError(ValueError):
-    """Bad input. `round_number` is None for an error about the whole game."""
-
-    def __init__(
-        self,
-        field: str,
-        message: str,
-        *,
-        round_number: int | None = None,
-        player: str | None = None,
-    ) -> None:
-        self.field = field
-        self.round_number = round_number
-        self.player = player
-        self.message = message
-        where = field if round_number is None else f"round {round_number}"
-        super().__init__(f"{where}: {message}")
-
-
 # --- options of a game record (and of a tournament) ---------------------------
 
+# The bounds of the options (RULES.md, "Rule options"). They keep every ruleset small to work
+# with: `reduction_steps` has at most MAX_REDUCTION_PAIRS + (MAX_TOTAL + 224) / MIN_EVERY
+# entries (1,042), whatever a record or a tournament's house rules say.
+MAX_TOTAL = 10_000  # end_above, and the totals of `reductions` and `reduce_multiples`
+MAX_REDUCTION_PAIRS = 20
+MIN_EVERY = 10  # reduce_multiples: the smallest multiple
+MAX_ASSAF_PENALTY = 100
+# deals_per_player: 50 × 8 players = 400 rounds at most, far beyond a session.
+MAX_DEALS_PER_PLAYER = 50
 
-def _option_error(message: str) -> GameError:
-    return GameError("options", message)
+
+def _option_error(code: str, **params: Any) -> GameError:
+    return GameError(code, "options", **params)
 
 
 def _whole_number(option: str, low: int, high: int) -> Callable[[object], int]:
     def parse(value: object) -> int:
         if type(value) is not int or not low <= value <= high:
-            raise _option_error(f"{option} must be a whole number from {low} to {high}")
+            raise _option_error("option_whole_number", option=option, low=low, high=high)
         return value
 
     return parse
@@ -181,11 +254,18 @@ def _whole_number(option: str, low: int, high: int) -> Callable[[object], int]:
 
 def _choice(option: str, choices: type[enum.StrEnum]) -> Callable[[object], enum.StrEnum]:
     def parse(value: object) -> enum.StrEnum:
-        try:
+        if isinstance(value, str) and value in set(choices):
             return choices(value)
-        except ValueError:
-            names = ", ".join(choices)
-            raise _option_error(f"{option} must be one of {names}") from None
+        raise _option_error("option_choice", option=option, choices=", ".join(choices))
+
+    return parse
+
+
+def _true_false(option: str) -> Callable[[object], bool]:
+    def parse(value: object) -> bool:
+        if type(value) is not bool:
+            raise _option_error("option_true_false", option=option)
+        return value
 
     return parse
 
@@ -196,20 +276,24 @@ def _reduction_pair(option: str, value: object) -> tuple[int, int]:
         or len(value) != 2
         or not all(type(number) is int for number in value)
     ):
-        raise _option_error(f"{option} needs pairs of whole numbers")
+        raise _option_error("option_pairs", option=option)
     return (value[0], value[1])
 
 
 def _parse_reductions(value: object) -> tuple[tuple[int, int], ...]:
     """[[total, becomes], ...]: e.g. [[100, 50], [200, 100]] (israeli)."""
     if not isinstance(value, list | tuple):
-        raise _option_error("reductions must be a list of [total, becomes] pairs")
+        raise _option_error("reductions_list")
+    if len(value) > MAX_REDUCTION_PAIRS:
+        raise _option_error("reductions_count", most=MAX_REDUCTION_PAIRS)
     pairs = tuple(_reduction_pair("reductions", pair) for pair in value)
     for total, becomes in pairs:
+        if not 1 <= total <= MAX_TOTAL:
+            raise _option_error("reductions_total", low=1, high=MAX_TOTAL)
         if not 0 <= becomes < total:
-            raise _option_error("reductions: a total must become a smaller total, 0 or more")
+            raise _option_error("reductions_smaller")
     if len({total for total, _ in pairs}) != len(pairs):
-        raise _option_error("reductions: each total once")
+        raise _option_error("reductions_once")
     return tuple(sorted(pairs))
 
 
@@ -218,8 +302,10 @@ def _parse_reduce_multiples(value: object) -> tuple[int, int] | None:
     if value is None:
         return None
     every, minus = _reduction_pair("reduce_multiples", value)
+    if not MIN_EVERY <= every <= MAX_TOTAL:
+        raise _option_error("reduce_multiples_every", low=MIN_EVERY, high=MAX_TOTAL)
     if not 0 < minus <= every:
-        raise _option_error("reduce_multiples: [every, minus] with 0 < minus <= every")
+        raise _option_error("reduce_multiples_range")
     return (every, minus)
 
 
@@ -241,9 +327,27 @@ OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], 
             "reductions": ("reduction_table", _parse_reductions, _dump),
             "reduce_multiples": ("reduce_multiples", _parse_reduce_multiples, _dump),
             "end": ("end", _choice("end", End), _dump),
-            "end_above": ("end_above", _whole_number("end_above", 1, 10_000), _dump),
+            "end_above": ("end_above", _whole_number("end_above", 1, MAX_TOTAL), _dump),
+            "deals_per_player": (
+                "deals_per_player",
+                _whole_number("deals_per_player", 0, MAX_DEALS_PER_PLAYER),
+                _dump,
+            ),
             "cards_dealt": ("cards_dealt", _whole_number("cards_dealt", 1, 5), _dump),
             "one_deck_up_to": ("one_deck_up_to", _whole_number("one_deck_up_to", 1, 8), _dump),
+            "assaf": ("assaf", _choice("assaf", Assaf), _dump),
+            "assaf_penalty": (
+                "assaf_penalty",
+                _whole_number("assaf_penalty", 0, MAX_ASSAF_PENALTY),
+                _dump,
+            ),
+            "assaf_zero": ("assaf_zero", _choice("assaf_zero", AssafZero), _dump),
+            "reduction_needs_points": (
+                "reduction_needs_points",
+                _true_false("reduction_needs_points"),
+                _dump,
+            ),
+            "yaniv_limit_warns": ("yaniv_limit_warns", _true_false("yaniv_limit_warns"), _dump),
         }
     )
 )
@@ -252,7 +356,7 @@ OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], 
 def check_ruleset(ruleset: Ruleset) -> None:
     """Options that only make sense together."""
     if ruleset.yaniv_limit > ruleset.max_hand:
-        raise _option_error(f"yaniv_limit must be at most the largest hand, {ruleset.max_hand}")
+        raise _option_error("yaniv_limit_above_hand", max=ruleset.max_hand)
 
 
 BELGIAN = Ruleset()
@@ -260,7 +364,7 @@ BELGIAN = Ruleset()
 ISRAELI = Ruleset(
     name="israeli",
     challenge=Challenge.ASSAF,
-    scores_false_yaniv=False,
+    false_yaniv_above_limit=False,
     reduction_table=((100, 50), (200, 100)),
     end=End.ELIMINATION,
     end_above=200,
@@ -270,8 +374,8 @@ WIKIPEDIA_EN = Ruleset(
     name="wikipedia_en",
     yaniv_limit=7,
     challenge=Challenge.ASSAF,
-    assaf_lowest_scores_zero=True,
-    scores_false_yaniv=False,
+    assaf_zero=AssafZero.LOWEST,
+    false_yaniv_above_limit=False,
     reduction_table=(),
     reduce_multiples=(50, 50),
     end_above=200,
@@ -281,7 +385,7 @@ WIKIPEDIA_FR = Ruleset(
     name="wikipedia_fr",
     yaniv_limit=7,
     challenge=Challenge.ASSAF,
-    scores_false_yaniv=False,
+    false_yaniv_above_limit=False,
     reduction_table=((100, 50), (200, 150)),
     end_above=200,
 )
@@ -324,7 +428,7 @@ class RoundResult:
     totals: Mapping[str, int]
     # The player whose hand is added to a false Yaniv's penalty.
     neighbour: str | None = None
-    # This round ends the game (a total above the limit, or one player left).
+    # This round ends the game (a total above the limit, one player left, or the last deal).
     ends_game: bool = False
     # Under elimination: who went out after this round, seat order.
     eliminated: tuple[str, ...] = ()
@@ -369,12 +473,14 @@ class Game:
 
 def check_players(players: Sequence[str], ruleset: Ruleset = BELGIAN) -> None:
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
-        raise GameError("players", f"{ruleset.min_players} to {ruleset.max_players} names")
+        raise GameError(
+            "player_count", "players", low=ruleset.min_players, high=ruleset.max_players
+        )
     for player in players:
         if not isinstance(player, str) or not player.strip():
-            raise GameError("players", "every name must be a non-empty text")
+            raise GameError("player_name_empty", "players")
     if len(set(players)) != len(players):
-        raise GameError("players", "duplicate name")
+        raise GameError("player_name_twice", "players")
 
 
 def is_valid_hand(hand: object, ruleset: Ruleset = BELGIAN) -> bool:
@@ -390,38 +496,48 @@ def check_round(
     `players` are the players who play the round: under elimination, those still in.
     """
 
-    def error(field: str, message: str, player: str | None = None) -> GameError:
-        return GameError(field, message, round_number=number, player=player)
+    def error(code: str, field: str, player: str | None = None, **params: Any) -> GameError:
+        return GameError(code, field, round_number=number, player=player, **params)
 
     if set(entries.hands) != set(players) or len(entries.hands) != len(players):
-        raise error("hands", "hands must name every player still in the game exactly once")
+        raise error("hands_name_players", "hands")
     for player in players:
         if not is_valid_hand(entries.hands[player], ruleset):
-            raise error(
-                "hands",
-                f"hand of {player} must be an integer 0-{ruleset.max_hand}",
-                player,
-            )
+            raise error("hand_range", "hands", player, max=ruleset.max_hand)
     if (entries.yaniv is None) == (entries.empty_hand is None):
-        raise error("ending", "exactly one of yaniv / empty_hand")
+        raise error("one_ending", "ending")
     if ruleset.automatic_assaf and entries.along:
-        raise error("along", f"nobody goes along under the {ruleset.name} rules")
+        raise error("no_along_under_assaf", "along", ruleset=ruleset.name)
     if entries.empty_hand is not None:
         if entries.empty_hand not in entries.hands:
-            raise error("empty_hand", "empty_hand must name a player in the game")
+            raise error("empty_hand_unknown", "empty_hand")
         if entries.hands[entries.empty_hand] != 0:
-            raise error("empty_hand", "an emptied hand is 0", entries.empty_hand)
+            raise error("empty_hand_not_zero", "empty_hand", entries.empty_hand)
         if entries.along:
-            raise error("along", "nobody can go along when a hand was emptied")
+            raise error("no_along_after_empty_hand", "along")
         return
-    if entries.yaniv not in entries.hands:
-        raise error("yaniv", "yaniv must name a player in the game")
+    if entries.yaniv is None or entries.yaniv not in entries.hands:
+        raise error("caller_unknown", "yaniv")
     if entries.yaniv in entries.along:
-        raise error("along", "the caller cannot go along", entries.yaniv)
+        raise error("caller_along", "along", entries.yaniv)
     if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
-        raise error("along", "along must list players in the game once")
-    if not ruleset.scores_false_yaniv and entries.hands[entries.yaniv] > ruleset.yaniv_limit:
-        raise error("yaniv", f"Yaniv needs a hand of {ruleset.yaniv_limit} or less", entries.yaniv)
+        raise error("along_players", "along")
+    if ruleset.refuses_above_limit and entries.hands[entries.yaniv] > ruleset.yaniv_limit:
+        raise error("above_yaniv_limit", "yaniv", entries.yaniv, limit=ruleset.yaniv_limit)
+
+
+def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarning, ...]:
+    """What a referee is warned of in a valid round: a call above a limit that only warns."""
+    caller = entries.yaniv
+    if ruleset.yaniv_limit_warns and caller is not None:
+        hand = entries.hands[caller]
+        if hand > ruleset.yaniv_limit:
+            return (
+                GameWarning(
+                    "call_above_limit", player=caller, hand=hand, limit=ruleset.yaniv_limit
+                ),
+            )
+    return ()
 
 
 # --- the rules, one function each --------------------------------------------
@@ -459,17 +575,27 @@ def someone_has_same_or_fewer(entries: Round) -> bool:
 def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
     """An Assaf: the caller scores own hand + 30 (once), everyone else their hand.
 
-    Under wikipedia_en the challenger(s) with the lowest hand score 0.
+    With `assaf: flat` the caller scores the penalty alone. Who else scores 0 is
+    `assaf_zero`: nobody, the challenger(s) with the lowest hand (wikipedia_en), or every
+    player at or below the caller's hand.
     """
     caller = entries.yaniv
     assert caller is not None
+    caller_hand = entries.hands[caller]
     points = dict(entries.hands)
-    points[caller] = entries.hands[caller] + ruleset.assaf_penalty
-    if ruleset.assaf_lowest_scores_zero:
-        lowest = min(hand for player, hand in entries.hands.items() if player != caller)
-        for player, hand in entries.hands.items():
-            if player != caller and hand == lowest:
-                points[player] = 0
+    if ruleset.assaf is Assaf.FLAT:
+        points[caller] = ruleset.assaf_penalty
+    else:
+        points[caller] = caller_hand + ruleset.assaf_penalty
+    if ruleset.assaf_zero is AssafZero.NOBODY:
+        return points
+    if ruleset.assaf_zero is AssafZero.LOWEST:
+        below = min(hand for player, hand in entries.hands.items() if player != caller)
+    else:
+        below = caller_hand
+    for player, hand in entries.hands.items():
+        if player != caller and hand <= below:
+            points[player] = 0
     return points
 
 
@@ -518,7 +644,8 @@ def round_kind(entries: Round, ruleset: Ruleset) -> RoundKind:
     if entries.empty_hand is not None:
         return RoundKind.EMPTY_HAND
     assert entries.yaniv is not None
-    if entries.hands[entries.yaniv] > ruleset.yaniv_limit:
+    # A limit that only warns makes no false Yaniv: the call is compared as any other.
+    if entries.hands[entries.yaniv] > ruleset.yaniv_limit and not ruleset.yaniv_limit_warns:
         return RoundKind.FALSE_YANIV
     if ruleset.automatic_assaf and someone_has_same_or_fewer(entries):
         return RoundKind.ASSAF
@@ -557,6 +684,13 @@ def is_game_over(totals: Mapping[str, int], playing: Sequence[str], ruleset: Rul
     return is_over(totals, ruleset)
 
 
+def is_dealt_out(played: int, players: Sequence[str], ruleset: Ruleset) -> bool:
+    """After `played` rounds every player has dealt `deals_per_player` times: the game is
+    over, whatever the totals. The seated players count, also those out under elimination."""
+    limit = ruleset.deal_limit(len(players))
+    return limit is not None and played >= limit
+
+
 # --- scoring ------------------------------------------------------------------
 
 
@@ -586,8 +720,10 @@ def score_round(
     have no hand and keep their total.
     """
     playing = still_in(players, out)
-    if is_game_over(previous_totals, playing, ruleset):
-        raise GameError("rounds", "the game is already over", round_number=number)
+    if is_game_over(previous_totals, playing, ruleset) or is_dealt_out(
+        number - 1, players, ruleset
+    ):
+        raise GameError("game_over", "rounds", round_number=number)
     check_round(playing, entries, number, ruleset)
     kind = round_kind(entries, ruleset)
     points = round_points(kind, playing, entries, ruleset)
@@ -609,7 +745,8 @@ def score_round(
         reductions=_frozen(reductions),
         totals=_frozen(totals),
         neighbour=neighbour,
-        ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset),
+        ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset)
+        or is_dealt_out(number, players, ruleset),
         eliminated=eliminated,
     )
 
@@ -653,7 +790,9 @@ def score_game(game: Game) -> GameResult:
         results.append(result)
         totals = result.totals
         out_in_round.update(dict.fromkeys(result.eliminated, number))
-    finished = is_game_over(totals, still_in(players, out_in_round), ruleset)
+    finished = is_game_over(totals, still_in(players, out_in_round), ruleset) or is_dealt_out(
+        len(results), players, ruleset
+    )
     ranking = rank(players, totals, out_in_round if ruleset.eliminates else None)
     winners = tuple(p.player for p in ranking if p.rank == 1) if finished else ()
     return GameResult(

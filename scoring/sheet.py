@@ -1,95 +1,384 @@
-"""A score sheet for the terminal: players as columns, one row a round."""
+"""A game's score sheet: the one read model every renderer draws. Pure Python, no Django.
+
+A `ScoreSheet` holds the players in seat order, one `Row` a round with a `Cell` a player
+(the hand, points, reduction, total and the mark a referee writes beside them), the ranking
+and the winners, and the marks its ruleset can show (`legend`). The site's table page,
+player page, filled PDF and rounds CSV and the terminal sheet below all read it, so a mark
+or an "arrived" total is worked out in one place.
+
+Two ways in: `score_sheet(game, result)` from the engine's result, and `sheet_from_scores`
+from numbers stored earlier (the site caches the engine's points and totals per hand).
+"""
 
 from __future__ import annotations
 
-from scoring.rules import Game, GameResult, RoundKind, RoundResult, Ruleset
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 
-# Marks beside a player's points, as a referee writes them on paper.
-MARKS = {
-    "caller": "Y",
-    "along": "A",
-    "false": "F",
-    "empty": "E",
+from scoring import rules
+from scoring.errors import GameWarning
+from scoring.rules import Game, GameResult, Round, RoundKind, Ruleset
+
+
+class Mark(enum.StrEnum):
+    """What a referee writes beside a player's points."""
+
+    CALLER = "caller"
+    ALONG = "along"
+    FALSE = "false"
+    EMPTY = "empty"
     # Automatic Assaf: the caller who was caught, and the lowest hand(s) that caught them.
-    "assaf": "S",
-    "lowest": "L",
-}
-# A player who is out (elimination) has no hand in later rounds.
-NO_HAND = "—"
-OUT = "out"
+    ASSAF = "assaf"
+    LOWEST = "lowest"
+    # Elimination: the player went out after this round.
+    OUT = "out"
 
 
-def _lowest_challengers(game: Game, number: int) -> set[str]:
-    entries = game.rounds[number - 1]
+def legend(ruleset: Ruleset) -> tuple[Mark, ...]:
+    """The marks a sheet under `ruleset` can show, in the order a legend lists them."""
+    marks = [Mark.CALLER]
+    if ruleset.automatic_assaf:
+        marks += [Mark.ASSAF, Mark.LOWEST]
+    else:
+        marks.append(Mark.ALONG)
+    if ruleset.scores_false_yaniv:
+        marks.append(Mark.FALSE)
+    marks.append(Mark.EMPTY)
+    if ruleset.eliminates:
+        marks.append(Mark.OUT)
+    return tuple(marks)
+
+
+def lowest_challengers(entries: Round) -> frozenset[str]:
+    """In an Assaf: the other players holding the lowest hand."""
     others = {player: hand for player, hand in entries.hands.items() if player != entries.yaniv}
+    if not others:
+        return frozenset()
     lowest = min(others.values())
-    return {player for player, hand in others.items() if hand == lowest}
+    return frozenset(player for player, hand in others.items() if hand == lowest)
 
 
-def _mark(game: Game, number: int, kind: RoundKind, player: str) -> str:
-    entries = game.rounds[number - 1]
+def hand_mark(entries: Round, kind: RoundKind, player: str) -> Mark | None:
+    """The mark beside `player`'s points in a round that ended as `kind`."""
     if kind is RoundKind.EMPTY_HAND:
-        return MARKS["empty"] if entries.empty_hand == player else ""
-    if kind is RoundKind.ASSAF:
-        if entries.yaniv == player:
-            return MARKS["assaf"]
-        return MARKS["lowest"] if player in _lowest_challengers(game, number) else ""
+        return Mark.EMPTY if entries.empty_hand == player else None
     if entries.yaniv == player:
-        return MARKS["false"] if kind is RoundKind.FALSE_YANIV else MARKS["caller"]
+        return {RoundKind.FALSE_YANIV: Mark.FALSE, RoundKind.ASSAF: Mark.ASSAF}.get(
+            kind, Mark.CALLER
+        )
+    if kind is RoundKind.ASSAF:
+        return Mark.LOWEST if player in lowest_challengers(entries) else None
     if kind is RoundKind.YANIV and player in entries.along:
-        return MARKS["along"]
-    return ""
+        return Mark.ALONG
+    return None
 
 
-def _cell(mark: str, points: int, total: int, reduction: int, *, out: bool = False) -> str:
-    arrived = f"{total + reduction} → {total}" if reduction else str(total)
-    return f"{mark}{points:+d} = {arrived}{f' {OUT}' if out else ''}"
+@dataclass(frozen=True)
+class Cell:
+    """One player's line in one round."""
+
+    # None for a player who is out (elimination): no hand that round.
+    hand_total: int | None
+    points: int
+    reduction: int
+    total: int
+    mark: Mark | None = None
+    # Elimination: the player went out after this round.
+    went_out: bool = False
+
+    @property
+    def out(self) -> bool:
+        return self.hand_total is None
+
+    @property
+    def arrived(self) -> int:
+        """The total before the reduction: a sheet shows `100 → 50`."""
+        return self.total + self.reduction
 
 
-def _round_cell(game: Game, round_result: RoundResult, player: str) -> str:
-    if player not in round_result.points:
-        return NO_HAND
-    return _cell(
-        _mark(game, round_result.number, round_result.kind, player),
-        round_result.points[player],
-        round_result.totals[player],
-        round_result.reductions.get(player, 0),
-        out=player in round_result.eliminated,
+@dataclass(frozen=True)
+class Row:
+    number: int
+    kind: RoundKind
+    cells: tuple[Cell, ...]
+    entries: Round
+    # A false Yaniv: the caller's left neighbour, whose hand the caller scores.
+    neighbour: str | None = None
+
+
+@dataclass(frozen=True)
+class Scores:
+    """A round's numbers as the engine gave them: the players who played it, and every total."""
+
+    kind: RoundKind
+    points: Mapping[str, int]
+    reductions: Mapping[str, int]
+    totals: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    players: tuple[str, ...]
+    ruleset: Ruleset
+    rows: tuple[Row, ...]
+    totals: Mapping[str, int]
+    ranks: Mapping[str, int]
+    finished: bool
+    winners: tuple[str, ...]
+    # Elimination: player -> the round after which they went out.
+    out_in_round: Mapping[str, int]
+
+    @property
+    def legend(self) -> tuple[Mark, ...]:
+        return legend(self.ruleset)
+
+    @property
+    def elimination(self) -> bool:
+        return self.ruleset.eliminates
+
+    def column(self, player: str) -> list[tuple[Row, Cell]]:
+        """One player's rounds: (row, their cell), for a player's own page."""
+        index = self.players.index(player)
+        return [(row, row.cells[index]) for row in self.rows]
+
+
+def _row(
+    players: Sequence[str], number: int, entries: Round, scores: Scores, ruleset: Ruleset
+) -> Row:
+    playing = [player for player in players if player in scores.points]
+    went_out = (
+        set(rules.players_going_out(playing, scores.totals, ruleset))
+        if ruleset.eliminates
+        else set()
+    )
+    cells = tuple(
+        Cell(
+            hand_total=entries.hands[player],
+            points=scores.points[player],
+            reduction=scores.reductions.get(player, 0),
+            total=scores.totals[player],
+            mark=hand_mark(entries, scores.kind, player),
+            went_out=player in went_out,
+        )
+        if player in scores.points
+        else Cell(hand_total=None, points=0, reduction=0, total=scores.totals[player])
+        for player in players
+    )
+    neighbour = None
+    if scores.kind is RoundKind.FALSE_YANIV and entries.yaniv is not None:
+        neighbour = rules.left_neighbour(playing, entries.yaniv)
+    return Row(number, scores.kind, cells, entries, neighbour)
+
+
+def sheet_from_scores(
+    players: Sequence[str],
+    ruleset: Ruleset,
+    rounds: Sequence[tuple[Round, Scores]],
+    *,
+    finished: bool,
+) -> ScoreSheet:
+    """The sheet from each round's entries and its stored numbers (no rescoring)."""
+    players = tuple(players)
+    rows = tuple(
+        _row(players, number, entries, scores, ruleset)
+        for number, (entries, scores) in enumerate(rounds, start=1)
+    )
+    totals: dict[str, int] = dict.fromkeys(players, 0)
+    out_in_round: dict[str, int] = {}
+    for row in rows:
+        for player, cell in zip(players, row.cells, strict=True):
+            totals[player] = cell.total
+            if cell.went_out:
+                out_in_round[player] = row.number
+    ranking = rules.rank(players, totals, out_in_round if ruleset.eliminates else None)
+    ranks = {placing.player: placing.rank for placing in ranking}
+    winners = tuple(placing.player for placing in ranking if placing.rank == 1)
+    return ScoreSheet(
+        players=players,
+        ruleset=ruleset,
+        rows=rows,
+        totals=MappingProxyType(totals),
+        ranks=MappingProxyType(ranks),
+        finished=finished,
+        winners=winners if finished else (),
+        out_in_round=MappingProxyType(out_in_round),
     )
 
 
-def legend(ruleset: Ruleset) -> str:
-    """What the marks mean, for the marks this ruleset can show."""
-    if ruleset.automatic_assaf:
-        marks = "Y caller, S Assaf on the caller, L lowest hand (the Assaf), E emptied hand"
-    else:
-        marks = "Y caller, A along, F false Yaniv, E emptied hand"
-    out = f"; '{OUT}' went out, {NO_HAND} no hand (out)" if ruleset.eliminates else ""
-    return f"{marks}; 'a → b' is a reduction{out}."
+def score_sheet(game: Game, result: GameResult) -> ScoreSheet:
+    """The sheet of a game the engine has just scored."""
+    return sheet_from_scores(
+        game.players,
+        game.ruleset,
+        [
+            (entries, Scores(scored.kind, scored.points, scored.reductions, scored.totals))
+            for entries, scored in zip(game.rounds, result.rounds, strict=True)
+        ],
+        finished=result.finished,
+    )
 
 
-def render_sheet(game: Game, result: GameResult) -> str:
-    players = game.players
-    rows: list[list[str]] = [["round", "kind", *players]]
-    for round_result in result.rounds:
-        rows.append(
-            [
-                str(round_result.number),
-                str(round_result.kind),
-                *(_round_cell(game, round_result, player) for player in players),
-            ]
+# --- the round being typed ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreviewLine:
+    player: str
+    points: int
+    reduction: int
+    total: int
+
+    @property
+    def arrived(self) -> int:
+        return self.total + self.reduction
+
+
+@dataclass(frozen=True)
+class FalseYanivNote:
+    """Why a false Yaniv's caller scores what they score: penalty + the neighbour's hand."""
+
+    caller: str
+    neighbour: str
+    neighbour_hand: int
+    penalty: int
+    points: int
+
+
+@dataclass(frozen=True)
+class RoundPreview:
+    """What the round being entered would do to the game; nothing is stored."""
+
+    number: int
+    kind: RoundKind
+    lines: tuple[PreviewLine, ...]
+    false_yaniv: FalseYanivNote | None
+    ends_game: bool
+    eliminated: tuple[str, ...]
+    # Players above the end limit once the round is scored (the game-over rule).
+    over: tuple[str, ...]
+    winners: tuple[str, ...]
+    ruleset: Ruleset
+    # What the referee should know although the round is scored (`rules.round_warnings`):
+    # a call above a Yaniv limit that only warns. Each has a code, params and the English
+    # message; the site translates by code (scoring.errors.WARNING_MESSAGES).
+    warnings: tuple[GameWarning, ...] = ()
+
+    @property
+    def elimination(self) -> bool:
+        return self.ruleset.eliminates
+
+    @property
+    def limit(self) -> int:
+        return self.ruleset.end_above
+
+
+def round_preview(game: Game, entries: Round) -> RoundPreview:
+    """Score `game` with `entries` as its next round; raises GameError as the engine does."""
+    played = Game(game.players, (*game.rounds, entries), game.ruleset)
+    result = rules.score_game(played)
+    scored = result.rounds[-1]
+    false_yaniv = None
+    if scored.kind is RoundKind.FALSE_YANIV and entries.yaniv and scored.neighbour:
+        false_yaniv = FalseYanivNote(
+            caller=entries.yaniv,
+            neighbour=scored.neighbour,
+            neighbour_hand=entries.hands[scored.neighbour],
+            penalty=game.ruleset.false_yaniv_penalty,
+            points=scored.points[entries.yaniv],
         )
-    ranks = {placing.player: placing.rank for placing in result.ranking}
-    rows.append(["total", "", *(str(result.totals[player]) for player in players)])
+    return RoundPreview(
+        number=scored.number,
+        kind=scored.kind,
+        lines=tuple(
+            PreviewLine(
+                player=player,
+                points=scored.points[player],
+                reduction=scored.reductions.get(player, 0),
+                total=scored.totals[player],
+            )
+            for player in game.players
+            # A player who is out (elimination) plays no more rounds.
+            if player in scored.points
+        ),
+        false_yaniv=false_yaniv,
+        ends_game=scored.ends_game,
+        eliminated=scored.eliminated,
+        over=tuple(
+            player for player in game.players if scored.totals[player] > game.ruleset.end_above
+        ),
+        winners=result.winners,
+        ruleset=game.ruleset,
+        warnings=rules.round_warnings(entries, game.ruleset),
+    )
+
+
+# --- the terminal sheet ----------------------------------------------------------
+
+# The letters a referee writes, in English (the site has them in each language).
+LETTERS: Mapping[Mark, str] = MappingProxyType(
+    {
+        Mark.CALLER: "Y",
+        Mark.ALONG: "A",
+        Mark.FALSE: "F",
+        Mark.EMPTY: "E",
+        Mark.ASSAF: "S",
+        Mark.LOWEST: "L",
+        Mark.OUT: "out",
+    }
+)
+MEANINGS: Mapping[Mark, str] = MappingProxyType(
+    {
+        Mark.CALLER: "caller",
+        Mark.ALONG: "along",
+        Mark.FALSE: "false Yaniv",
+        Mark.EMPTY: "emptied hand",
+        Mark.ASSAF: "Assaf on the caller",
+        Mark.LOWEST: "lowest hand (the Assaf)",
+        Mark.OUT: "went out",
+    }
+)
+# A player who is out (elimination) has no hand in later rounds.
+NO_HAND = "—"
+
+
+def _terminal_cell(cell: Cell) -> str:
+    if cell.out:
+        return NO_HAND
+    mark = LETTERS[cell.mark] if cell.mark and cell.mark is not Mark.OUT else ""
+    arrived = f"{cell.arrived} → {cell.total}" if cell.reduction else str(cell.total)
+    out = f" {LETTERS[Mark.OUT]}" if cell.went_out else ""
+    return f"{mark}{cell.points:+d} = {arrived}{out}"
+
+
+def terminal_legend(sheet: ScoreSheet) -> str:
+    marks = ", ".join(
+        f"{LETTERS[mark]} {MEANINGS[mark]}" if mark is not Mark.OUT else f"'out' {MEANINGS[mark]}"
+        for mark in sheet.legend
+    )
+    no_hand = f", {NO_HAND} no hand (out)" if sheet.elimination else ""
+    return f"{marks}{no_hand}; 'a → b' is a reduction."
+
+
+def render_sheet(sheet: ScoreSheet) -> str:
+    """The sheet for a terminal: players as columns, one row a round."""
+    players = sheet.players
+    rows: list[list[str]] = [["round", "kind", *players]]
+    for row in sheet.rows:
+        rows.append(
+            [str(row.number), str(row.kind), *(_terminal_cell(cell) for cell in row.cells)]
+        )
+    rows.append(["total", "", *(str(sheet.totals[player]) for player in players)])
     footer = 2
-    if result.elimination:
+    if sheet.elimination:
         footer += 1
         rows.append(
             [
                 "out",
                 "",
                 *(
-                    f"round {result.out_in_round[player]}" if player in result.out_in_round else ""
+                    f"round {sheet.out_in_round[player]}" if player in sheet.out_in_round else ""
                     for player in players
                 ),
             ]
@@ -99,7 +388,7 @@ def render_sheet(game: Game, result: GameResult) -> str:
             "rank",
             "",
             *(
-                f"{ranks[player]}{' winner' if player in result.winners else ''}"
+                f"{sheet.ranks[player]}{' winner' if player in sheet.winners else ''}"
                 for player in players
             ),
         ]
@@ -111,10 +400,10 @@ def render_sheet(game: Game, result: GameResult) -> str:
     ]
     lines.insert(1, "  ".join("-" * width for width in widths))
     lines.insert(-footer, lines[1])
-    if result.finished:
-        joint = " (shared win)" if len(result.winners) > 1 else ""
-        lines.append(f"Game over. Winner: {', '.join(result.winners)}{joint}")
+    if sheet.finished:
+        joint = " (shared win)" if len(sheet.winners) > 1 else ""
+        lines.append(f"Game over. Winner: {', '.join(sheet.winners)}{joint}")
     else:
         lines.append("Game in progress.")
-    lines.append(legend(game.ruleset))
+    lines.append(terminal_legend(sheet))
     return "\n".join(lines) + "\n"

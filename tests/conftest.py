@@ -1,13 +1,43 @@
+"""Fixtures shared by the test modules (the plain factories are in tests.factories).
+
+The world most tests start from: `tournament`, the Belgian championship directed by
+`director`, and its first `table` (Ann, Bart, Chris and Dirk, no round yet) refereed by
+`referee`. The two accounts have distinctive usernames, so that a test can assert that a page
+or a PDF names them, or does not: a plain "ref" or "director" is also part of the pages' own
+words ("referee", "directors"). Assert `referee.username` rather than the name itself.
+"""
+
 from __future__ import annotations
 
-import os
-from pathlib import Path
+import datetime
 
 import pytest
+from django.core.cache import cache
+from django.test import Client
 
-# The shared specification folder sits beside the repository (../shared);
-# SHARED_DIR points elsewhere if a checkout lives somewhere else.
-SHARED_DIR = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+from tests.factories import make_championship, make_table, make_tournament, make_user
+from tournaments.models import Game, Table, Tournament
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file, as the site's is: with Django's in-memory one,
+    the live server's request threads share one connection, and two browser pages polling
+    at once fail with "database table is locked", which no venue would ever see."""
+    from django.conf import settings
+
+    default = settings.DATABASES["default"]
+    if default["ENGINE"] == "django.db.backends.sqlite3":
+        folder = tmp_path_factory.mktemp("database")
+        default.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # The cache holds counters (wrong table codes) that one test must not leave to the next.
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +47,62 @@ def _plain_static_storage(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture
+def referee():
+    """The referee of `table`."""
+    return make_user("ref-anna")
+
+
+@pytest.fixture
+def director():
+    """A director of `tournament` (an account without the permission to create one)."""
+    return make_user("dir-bob")
+
+
+def _logged_in(user) -> Client:
+    # A client of its own, not pytest-django's `client`: a test can use both, or both roles.
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def referee_client(referee) -> Client:
+    return _logged_in(referee)
+
+
+@pytest.fixture
+def director_client(director) -> Client:
+    return _logged_in(director)
+
+
+@pytest.fixture
+def tournament(director) -> Tournament:
+    """Public and running, under the Belgian rules, on 21 November 2026."""
+    return make_tournament(
+        name="Belgian Championship 2026",
+        slug="bk-2026",
+        venue="Gent",
+        starts_on=datetime.date(2026, 11, 21),
+        directors=[director],
+    )
+
+
+@pytest.fixture
+def table(tournament, referee) -> Table:
+    """Table 1 of session 1 (running): Ann, Bart, Chris and Dirk clockwise, no round yet."""
+    return make_table(referee=referee, tournament=tournament)
+
+
+@pytest.fixture
+def game(table) -> Game:
+    """The game of `table`."""
+    return table.game
+
+
+@pytest.fixture
+def championship() -> Tournament:
+    """A whole tournament with every kind of game history (see make_championship)."""
+    return make_championship()

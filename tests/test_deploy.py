@@ -17,6 +17,7 @@ from django.db import OperationalError
 from django.urls import reverse
 
 from tests.factories import make_table, make_user
+from tournaments.models import Tournament
 from yaniv_club.logs import JsonFormatter
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def test_createdirector_makes_a_staff_director_who_may_create_tournaments(client
     assert user.has_perm("tournaments.add_tournament")
     assert user.check_password("a-long-director-password")
     client.force_login(user)
-    assert client.get(reverse("manage_new")).status_code == 200
+    assert client.get(reverse("manage:new")).status_code == 200
 
 
 @pytest.mark.django_db
@@ -103,9 +104,9 @@ def test_every_write_is_logged_with_who_and_what(client, caplog):
     client.force_login(referee)
     post = {"number": 1, "hand_1": 3, "hand_2": 9, "hand_3": 9, "hand_4": 9, "ending": "yaniv:1"}
     with caplog.at_level(logging.INFO, logger="yaniv_club.writes"):
-        client.post(reverse("record_round", args=[table.pk]), post)
+        client.post(reverse("tables:record", args=[table.pk]), post)
     (entry,) = [r for r in caplog.records if r.name == "yaniv_club.writes"]
-    assert (entry.user, entry.view, entry.status) == ("ref", "record_round", 302)
+    assert (entry.user, entry.view, entry.status) == ("ref", "tables:record", 302)
     assert entry.arguments == {"table_id": table.pk}
 
 
@@ -121,7 +122,8 @@ def test_json_logs_carry_the_extra_fields():
 
 @pytest.mark.django_db
 def test_a_write_caught_in_a_database_outage_answers_503_not_500(client, monkeypatch):
-    from django.contrib.sessions.backends.db import SessionStore
+    # Sessions are read from the cache first, then the database (cached_db).
+    from django.contrib.sessions.backends.cached_db import SessionStore
 
     referee = make_user("ref")
     table = make_table(referee=referee)
@@ -131,6 +133,185 @@ def test_a_write_caught_in_a_database_outage_answers_503_not_500(client, monkeyp
         raise OperationalError("the database system is shutting down")
 
     monkeypatch.setattr(SessionStore, "load", down)
-    response = client.post(reverse("record_round", args=[table.pk]), {"number": 1})
+    response = client.post(reverse("tables:record", args=[table.pk]), {"number": 1})
     assert response.status_code == 503
     assert "Not saved: try again" in response.content.decode()
+
+
+# --- issue 13, point 8: the small ones ---------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_health_url_answers_head_as_a_monitor_asks(client):
+    response = client.head(reverse("health"))
+    assert response.status_code == 200
+    assert response.content == b""
+    assert client.post(reverse("health")).status_code == 405
+
+
+@pytest.mark.django_db
+def test_load_demo_refuses_a_production_site_unless_forced(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off: this looks like a production site"):
+        call_command("load_demo", stdout=io.StringIO())
+    assert Tournament.objects.count() == 0
+    call_command("load_demo", "--force", stdout=io.StringIO())
+    assert Tournament.objects.count() == 1
+
+
+def test_production_takes_the_client_address_behind_one_proxy_by_default():
+    code = "from django.conf import settings; print(settings.TRUSTED_PROXY_COUNT)"
+    assert manage("shell", "--no-imports", "-c", code, **PRODUCTION).stdout.strip() == "1"
+    assert (
+        manage(
+            "shell", "--no-imports", "-c", code, **PRODUCTION, TRUSTED_PROXY_COUNT="2"
+        ).stdout.strip()
+        == "2"
+    )
+
+
+# The password reset by email: only where the site can send email.
+
+
+@pytest.mark.django_db
+def test_without_email_the_password_reset_pages_are_404_and_the_login_offers_none(
+    client, settings
+):
+    settings.PASSWORD_RESET_BY_EMAIL = False
+    assert "Forgot your password?" not in client.get(reverse("login")).content.decode()
+    for url in (
+        reverse("password_reset"),
+        reverse("password_reset_done"),
+        reverse("password_reset_confirm", args=["MQ", "set-password"]),
+        reverse("password_reset_complete"),
+    ):
+        assert client.get(url).status_code == 404, url
+    assert client.post(reverse("password_reset"), {"email": "hilde@example.be"}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_with_email_a_director_resets_a_forgotten_password(client, settings, mailoutbox):
+    settings.PASSWORD_RESET_BY_EMAIL = True
+    make_user("hilde", email="hilde@example.be")
+    login = client.get(reverse("login")).content.decode()
+    assert f'<a href="{reverse("password_reset")}">Forgot your password?</a>' in login
+    response = client.post(reverse("password_reset"), {"email": "hilde@example.be"})
+    assert response.status_code == 302
+    (mail,) = mailoutbox
+    assert mail.to == ["hilde@example.be"]
+    link = next(line for line in mail.body.splitlines() if "/accounts/reset/" in line).strip()
+    form = client.get(link, follow=True)
+    assert "A new password" in form.content.decode()
+    new = "a-new-long-password-for-hilde"
+    done = client.post(
+        form.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}, follow=True
+    )
+    assert "Your new password works from now on." in done.content.decode()
+    assert client.post(reverse("login"), {"username": "hilde", "password": new}).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        (
+            "smtp://yaniv%40example.be:p%40ss%3Aword@mail.example.be:587",
+            {
+                "EMAIL_HOST": "mail.example.be",
+                "EMAIL_PORT": 587,
+                "EMAIL_HOST_USER": "yaniv@example.be",
+                "EMAIL_HOST_PASSWORD": "p@ss:word",
+                "EMAIL_USE_TLS": True,
+                "EMAIL_USE_SSL": False,
+            },
+        ),
+        (
+            "smtps://user:secret@mail.example.be",
+            {"EMAIL_PORT": 465, "EMAIL_USE_TLS": False, "EMAIL_USE_SSL": True},
+        ),
+        (
+            "smtp://relay.local:25",
+            {"EMAIL_PORT": 25, "EMAIL_USE_TLS": False, "EMAIL_HOST_USER": ""},
+        ),
+        ("smtp://relay.local:2525?tls=1", {"EMAIL_PORT": 2525, "EMAIL_USE_TLS": True}),
+    ],
+)
+def test_email_url_gives_djangos_email_settings(url, expected):
+    from yaniv_club.settings import email_settings
+
+    found = email_settings(url)
+    assert found["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert {key: found[key] for key in expected} == expected
+
+
+def test_email_url_turns_the_password_reset_on_in_production():
+    code = (
+        "from django.conf import settings; "
+        "print(settings.PASSWORD_RESET_BY_EMAIL, settings.EMAIL_HOST, settings.EMAIL_USE_TLS)"
+    )
+    done = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        code,
+        **PRODUCTION,
+        EMAIL_URL="smtp://u:p@mail.example.be:587",
+    )
+    assert done.stdout.strip() == "True mail.example.be True"
+    assert (
+        manage("shell", "--no-imports", "-c", code, **PRODUCTION).stdout.strip()
+        == "False localhost False"
+    )
+    broken = manage("check", **PRODUCTION, EMAIL_URL="mail.example.be")
+    assert broken.returncode != 0 and "EMAIL_URL must be smtp://" in broken.stderr
+
+
+# gunicorn as the README runs it: no Server header.
+
+
+def test_gunicorn_with_the_repositorys_config_sends_no_server_header(tmp_path):
+    import socket
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("gunicorn")),
+            "-c",
+            "gunicorn.conf.py",
+            f"--bind=127.0.0.1:{port}",
+            "--workers=1",
+            "--threads=1",
+        ],
+        cwd=ROOT,
+        env={**environment, **PRODUCTION, "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        response = None
+        for _ in range(100):
+            try:
+                response = httpx.head(
+                    f"http://127.0.0.1:{port}/health/",
+                    headers={"Host": "yaniv.example.be"},
+                    trust_env=False,
+                )
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert response is not None, "gunicorn did not start"
+        assert "server" not in response.headers
+        assert response.headers["content-security-policy"].startswith("default-src 'self'")
+        assert response.headers["x-frame-options"] == "DENY"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -3,8 +3,8 @@ the CSV files, numbers and dates in the language's way, and complete, compiled c
 
 from __future__ import annotations
 
-import datetime
 import gettext
+import json
 import os
 import re
 import shutil
@@ -18,11 +18,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import rules
-from tests.factories import make_table, make_tournament, make_user, record
+from scoring import rules, standings
+from scoring.sheet import Mark
+from tests.factories import HTMX, make_table, record
 from tests.pofile import Entry, read
-from tests.tournaments.test_pdf import EIGHT, keep_png, pdftotext, squeeze
-from tournaments import pdf, standings, texts
+from tests.tournaments.test_printing import EIGHT, keep_png, pdftotext, squeeze
+from tournaments import printing, texts
+from tournaments.rules_text import rules_context
+from tournaments.sheets import GameSheet
 
 pytestmark = pytest.mark.django_db
 
@@ -37,22 +40,22 @@ ACCEPT = {"en": "en-GB,en;q=0.9", "nl": "nl-BE,nl;q=0.9,en;q=0.5", "fr": "fr-BE,
 ROUNDS = [{"hands": {"Ann": 1, "Bart": 0, "Chris": 45, "Dirk": 49}, "yaniv": "Ann"}] * 4
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in Dutch or French leaves its language active in the test's thread (the
+    middleware activates it): the next test starts in English again."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 def browser(language: str) -> dict[str, str]:
-    return {"HTTP_ACCEPT_LANGUAGE": ACCEPT[language]}
+    """The request headers of a browser set to `language`."""
+    return {"Accept-Language": ACCEPT[language]}
 
 
 @pytest.fixture
-def referee():
-    return make_user("ref-lotte")
-
-
-@pytest.fixture
-def table(referee):
-    """A running table of the championship day with two rounds, one gone along with."""
-    tournament = make_tournament(
-        name="BK Yaniv 2026", slug="bk", venue="Gent", starts_on=datetime.date(2026, 11, 21)
-    )
-    table = make_table(referee=referee, tournament=tournament)
+def table_at_round_3(table, referee):
+    """The shared table on the championship day, two rounds in, one gone along with."""
     record(
         table.game,
         referee,
@@ -67,18 +70,11 @@ def table(referee):
 
 
 @pytest.fixture
-def finished(table, referee):
+def finished(table_at_round_3, tournament, referee):
     """A second, finished table of the same session: Ann and Bart tie for the win."""
-    other = make_table(referee=referee, tournament=table.session.tournament)
+    other = make_table(referee=referee, tournament=tournament)
     record(other.game, referee, *ROUNDS)
     return other
-
-
-@pytest.fixture
-def referee_client(referee):
-    client = Client()
-    client.force_login(referee)
-    return client
 
 
 # --- choosing the language ------------------------------------------------------------------
@@ -92,8 +88,10 @@ TABLE_WORDS = {
 
 
 @pytest.mark.parametrize("language", ["en", "nl", "fr"])
-def test_the_table_page_speaks_the_browsers_language(referee_client, table, language):
-    response = referee_client.get(reverse("table", args=[table.pk]), **browser(language))
+def test_the_table_page_speaks_the_browsers_language(referee_client, table_at_round_3, language):
+    response = referee_client.get(
+        reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser(language)
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert f'<html lang="{language}">' in html
@@ -105,34 +103,45 @@ def test_the_table_page_speaks_the_browsers_language(referee_client, table, lang
         assert "Enregistrer la manche 3" in html
 
 
-def test_a_follower_sees_the_sheets_marks_and_history_in_their_language(client, table):
-    html = client.get(reverse("table", args=[table.pk]), **browser("nl")).content.decode()
+def test_a_follower_sees_the_sheets_marks_and_history_in_their_language(client, table_at_round_3):
+    html = client.get(
+        reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser("nl")
+    ).content.decode()
     # Chris went along (M, "meegegaan") and the caller is marked Y.
     assert "M +0" in html and "Y +32" in html
-    assert "Y Yaniv-roeper · M meegegaan · F foutieve Yaniv · L lege hand" in html
+    # The legend's letters are bold (one legend for every rule set: scoring.sheet.legend).
+    assert (
+        "<b>Y</b> Yaniv-roeper · <b>M</b> meegegaan · <b>F</b> foutieve Yaniv · <b>L</b> lege hand"
+    ) in html
     assert "de scheidsrechter: ronde 2 ingevoerd" in html
     assert "Chris 4 (meegegaan)" not in html  # an entered round shows no "before"
-    french = client.get(reverse("table", args=[table.pk]), **browser("fr")).content.decode()
+    french = client.get(
+        reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser("fr")
+    ).content.decode()
     assert "S +0" in french and "l'arbitre\u00a0: manche 2 enregistrée" in french.replace(
         "&#x27;", "'"
     )
 
 
-def test_the_switcher_cookie_wins_over_the_browser(client, table):
+def test_the_switcher_cookie_wins_over_the_browser(client, table_at_round_3):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
-    html = client.get(reverse("table", args=[table.pk]), **browser("nl")).content.decode()
+    html = client.get(
+        reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser("nl")
+    ).content.decode()
     assert '<html lang="fr">' in html and "Feuille de score" in html
 
 
-def test_without_a_language_the_site_is_english(client, table):
-    html = client.get(reverse("table", args=[table.pk])).content.decode()
+def test_without_a_language_the_site_is_english(client, table_at_round_3):
+    html = client.get(reverse("tables:detail", args=[table_at_round_3.pk])).content.decode()
     assert '<html lang="en">' in html and "Score sheet" in html
 
 
-def test_the_header_has_a_switcher_that_keeps_the_page(client, table):
-    url = reverse("table", args=[table.pk]) + "?x=1"
-    html = client.get(url, **browser("nl")).content.decode()
-    switcher = re.search(r'<form class="languages".*?</form>', html, re.DOTALL).group(0)
+def test_the_header_has_a_switcher_that_keeps_the_page(client, table_at_round_3):
+    url = reverse("tables:detail", args=[table_at_round_3.pk]) + "?x=1"
+    html = client.get(url, headers=browser("nl")).content.decode()
+    found = re.search(r'<form class="languages".*?</form>', html, re.DOTALL)
+    assert found, html
+    switcher = found.group(0)
     assert f'action="{reverse("set_language")}"' in switcher
     assert f'name="next" value="{url}"' in switcher
     assert re.findall(r'name="language" value="(\w+)"', switcher) == ["en", "nl", "fr"]
@@ -140,19 +149,19 @@ def test_the_header_has_a_switcher_that_keeps_the_page(client, table):
 
 
 @pytest.mark.parametrize("language", ["nl", "fr", "en"])
-def test_the_switcher_sets_the_language_for_the_next_pages(table, language):
+def test_the_switcher_sets_the_language_for_the_next_pages(table_at_round_3, language):
     client = Client(enforce_csrf_checks=True)
-    page = client.get(reverse("table", args=[table.pk]), **browser("nl"))
+    page = client.get(reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser("nl"))
     token = page.cookies[settings.CSRF_COOKIE_NAME].value
-    url = reverse("table", args=[table.pk])
+    url = reverse("tables:detail", args=[table_at_round_3.pk])
     response = client.post(
         reverse("set_language"),
         {"language": language, "next": url, "csrfmiddlewaretoken": token},
-        **browser("nl"),
+        headers=browser("nl"),
     )
     assert response.status_code == 302 and response["Location"] == url
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == language
-    html = client.get(url, **browser("nl")).content.decode()
+    html = client.get(url, headers=browser("nl")).content.decode()
     assert f'<html lang="{language}">' in html
 
 
@@ -169,71 +178,73 @@ def test_the_switcher_sets_the_language_for_the_next_pages(table, language):
 )
 def test_numbers_and_dates_follow_the_language(client, finished, language, day, half, words):
     slug = finished.session.tournament.slug
-    tournament_page = client.get(reverse("tournament", args=[slug]), **browser(language))
+    tournament_page = client.get(
+        reverse("public:tournament", args=[slug]), headers=browser(language)
+    )
     assert day in tournament_page.content.decode()
-    html = client.get(reverse("standings", args=[slug]), **browser(language)).content.decode()
+    html = client.get(
+        reverse("public:standings", args=[slug]), headers=browser(language)
+    ).content.decode()
     assert f"<strong>{half}</strong>" in html
     for word in words:
         assert word in html, (language, word)
     player = finished.seats.get(position=1).player_id
-    player_page = client.get(reverse("player", args=[slug, player]), **browser(language))
+    player_page = client.get(
+        reverse("public:player", args=[slug, player]), headers=browser(language)
+    )
     assert half in player_page.content.decode()
 
 
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Scoring rules (Belgian)", "32 + the hand of their left neighbour"]),
+        ("en", ["Scoring rules (Belgian)", "32 + the left neighbour's hand"]),
         (
             "nl",
             [
                 "Puntentelling (Belgische regels)",
-                "Yaniv roepen mag met een hand van <strong>5 punten of minder</strong>",
-                "Wie meegaat met de Yaniv",
+                "<b>Meegaan</b>: evenveel of minder punten dan de roeper",
+                "<b>32 + de hand van de linkerbuur</b>",
                 "strafpunten",
-                "<strong>32 strafpunten + de hand van zijn linkerbuur</strong>",
-                "Wie precies op 50, 100, 150 punten komt",
             ],
         ),
         (
             "fr",
             [
                 "Décompte des points (règles belges)",
-                "On peut annoncer Yaniv",
-                "Un joueur qui suit le Yaniv",
+                "<b>Suivre</b>\u00a0: autant de points ou moins que l'annonceur",
+                "<b>32 + la main du voisin de gauche</b>",
                 "points de pénalité",
-                "personne ne peut suivre",
             ],
         ),
     ],
 )
 def test_the_rules_page_is_translated(client, language, words):
-    html = client.get(reverse("rules"), **browser(language)).content.decode()
+    html = client.get(reverse("public:rules"), headers=browser(language)).content.decode()
     for word in words:
         assert word in html, (language, word)
 
 
-def test_the_engines_errors_reach_the_referee_translated(referee_client, table):
+def test_the_engines_errors_reach_the_referee_translated(referee_client, table_at_round_3):
     # An emptied hand must be 0: the engine says so in English, the referee reads Dutch.
     data = {"number": 3, "hand_1": 0, "hand_2": 7, "hand_3": 5, "hand_4": 1, "ending": "empty:2"}
-    url = reverse("record_round", args=[table.pk])
-    html = referee_client.post(url, data, **browser("nl")).content.decode()
+    url = reverse("tables:record", args=[table_at_round_3.pk])
+    html = referee_client.post(url, data, headers=browser("nl")).content.decode()
     assert "Een lege hand telt 0 punten." in html
-    french = referee_client.post(url, data, **browser("fr")).content.decode()
+    french = referee_client.post(url, data, headers=browser("fr")).content.decode()
     assert "Une main vidée vaut 0." in french
     english = referee_client.post(url, data).content.decode()
     assert "An emptied hand is 0." in english
 
 
-def test_form_and_view_messages_are_translated(referee_client, table):
-    url = reverse("record_round", args=[table.pk])
-    html = referee_client.post(url, {"number": 3}, **browser("fr")).content.decode()
+def test_form_and_view_messages_are_translated(referee_client, table_at_round_3):
+    url = reverse("tables:record", args=[table_at_round_3.pk])
+    html = referee_client.post(url, {"number": 3}, headers=browser("fr")).content.decode()
     assert "Saisissez la valeur de la main de Ann." in html
     undo = referee_client.post(
-        reverse("undo_round", args=[table.pk]),
-        {"reason": "mauvaise table", "version": table.game.version},
-        HTTP_HX_REQUEST="true",
-        **browser("nl"),
+        reverse("tables:undo", args=[table_at_round_3.pk]),
+        {"reason": "mauvaise table", "version": table_at_round_3.game.version},
+        headers=browser("nl") | HTMX,
     ).content.decode()
     assert "Laatste ronde ongedaan gemaakt." in undo
 
@@ -249,8 +260,10 @@ def test_form_and_view_messages_are_translated(referee_client, table):
         ("fr", ["Feuille de score · Table 1 · séance 1", "21 novembre 2026", "a suivi"]),
     ],
 )
-def test_the_filled_score_sheet_pdf_is_in_the_language(client, table, language, words):
-    response = client.get(reverse("table_sheet_pdf", args=[table.pk]), **browser(language))
+def test_the_filled_score_sheet_pdf_is_in_the_language(client, table_at_round_3, language, words):
+    response = client.get(
+        reverse("tables:sheet_pdf", args=[table_at_round_3.pk]), headers=browser(language)
+    )
     assert response.status_code == 200
     text = squeeze(pdftotext(b"".join(response.streaming_content), layout=False))
     for word in words:
@@ -266,19 +279,19 @@ def test_every_pdf_keeps_its_pages_in_dutch_and_french(finished, language):
     planned = tournament.sessions.get(status="planned")
     with translation.override(language):
         documents = {
-            "score-sheets": pdf.blank_score_sheets(planned),
-            "sheet": pdf.filled_score_sheet(finished.game),
-            "standings": pdf.standings_pdf(tournament),
-            "report": pdf.tournament_report(tournament),
+            "score-sheets": printing.blank_score_sheets(planned),
+            "sheet": printing.filled_score_sheet(GameSheet.load(finished.game)),
+            "standings": printing.standings_pdf(tournament),
+            "report": printing.tournament_report(tournament),
         }
-    assert pdf.page_count(documents["score-sheets"]) == 2
-    assert pdf.page_count(documents["sheet"]) == 1
+    assert printing.page_count(documents["score-sheets"]) == 2
+    assert printing.page_count(documents["sheet"]) == 1
     for kind, content in documents.items():
         keep_png(content, f"{kind}-{language}")
     blank = squeeze(pdftotext(documents["score-sheets"], layout=False))
     words = {
-        "nl": ["Meegaan", "linkerbuur", "Precies 50/100/150", "2 kaartspellen"],
-        "fr": ["Suivre", "voisin de gauche", "Exactement 50/100/150", "2 jeux de cartes"],
+        "nl": ["Meegaan", "linkerbuur", "Precies 50, 100 of 150", "2 kaartspellen"],
+        "fr": ["Suivre", "voisin de gauche", "Exactement 50, 100 ou 150", "2 jeux de cartes"],
     }[language]
     for word in words:
         assert word in blank, (language, word)
@@ -286,28 +299,28 @@ def test_every_pdf_keeps_its_pages_in_dutch_and_french(finished, language):
 
 def test_the_standings_pdf_writes_halves_with_a_comma_in_french(client, finished):
     slug = finished.session.tournament.slug
-    response = client.get(reverse("standings_pdf", args=[slug]), **browser("fr"))
+    response = client.get(reverse("public:standings_pdf", args=[slug]), headers=browser("fr"))
     text = squeeze(pdftotext(b"".join(response.streaming_content), layout=False))
     assert "Classement" in text and "2,5" in text and "2.5" not in text
 
 
 def test_the_csv_headers_are_in_the_language(client, finished):
     slug = finished.session.tournament.slug
-    standings_csv = client.get(reverse("standings_csv", args=[slug]), **browser("nl"))
+    standings_csv = client.get(reverse("public:standings_csv", args=[slug]), headers=browser("nl"))
     header = standings_csv.content.decode("utf-8-sig").splitlines()[0]
     assert header.startswith("plaats,speler,club,punten,spellen,gewonnen")
-    rounds = client.get(reverse("rounds_csv", args=[slug]), **browser("fr"))
+    rounds = client.get(reverse("public:rounds_csv", args=[slug]), headers=browser("fr"))
     lines = b"".join(rounds.streaming_content).decode("utf-8-sig").splitlines()
     assert lines[0].startswith("tournoi,séance,table,manche,joueur,valeur de la main")
     assert ",yaniv,non," in lines[1]
-    english = client.get(reverse("standings_csv", args=[slug])).content.decode("utf-8-sig")
+    english = client.get(reverse("public:standings_csv", args=[slug])).content.decode("utf-8-sig")
     assert english.startswith("place,player,club,points")
 
 
 # --- the pure modules' texts -----------------------------------------------------------------
 
 
-def engine_messages() -> list[str]:
+def engine_messages() -> list[rules.GameError]:
     """What the rules engine says about a round, one bad round for each check."""
     players = ("Ann", "Bart", "Chris")
     hands = {"Ann": 3, "Bart": 9, "Chris": 0}
@@ -326,20 +339,28 @@ def engine_messages() -> list[str]:
     for entries in bad:
         with pytest.raises(rules.GameError) as error:
             rules.check_round(players, entries, 1)
-        messages.append(error.value.message)
+        messages.append(error.value)
     game = rules.Game(("Ann", "Bart"), (rules.Round({"Ann": 0, "Bart": 45}, yaniv="Ann"),) * 5)
     with pytest.raises(rules.GameError) as over:
         rules.score_game(game)
-    return [*messages, over.value.message]
+    return [*messages, over.value]
 
 
 def test_every_engine_message_a_referee_can_meet_is_translated():
-    messages = engine_messages()
+    errors = engine_messages()
     with translation.override("nl"):
-        untranslated = [m for m in messages if texts.GAME_ERRORS.translate(m) == m]
+        untranslated = [e.message for e in errors if texts.translated(e) == e.message]
     assert untranslated == []
     with translation.override("en"):
-        assert [texts.GAME_ERRORS.translate(m) for m in messages] == messages
+        assert [texts.translated(e) for e in errors] == [e.message for e in errors]
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_a_sheets_marks_are_distinct_in_each_language(language):
+    """Each language has its own letters (nl M for meegaan, fr S for suivre): none twice."""
+    with translation.override(language):
+        letters = [texts.mark_letter(mark) for mark in Mark]
+    assert len(set(letters)) == len(Mark), letters
 
 
 def test_the_standings_texts_keep_their_english_and_get_translated():
@@ -348,6 +369,83 @@ def test_the_standings_texts_keep_their_english_and_get_translated():
         assert texts.tie_breaks() == list(standings.TIE_BREAKS)
     with translation.override("fr"):
         assert "2,5" in texts.scheme()
+
+
+# --- the code behind the words (issue 13, point 16) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Nobody goes along under the Israeli rules."),
+        ("nl", "Volgens de Israëlische regels gaat niemand mee."),
+        ("fr", "Selon les règles israéliennes, personne ne suit."),
+    ],
+)
+def test_a_message_names_the_rule_set_in_the_language_never_by_its_id(language, message):
+    with pytest.raises(rules.GameError) as error:
+        rules.check_round(
+            ("Ann", "Bart"),
+            rules.Round(hands={"Ann": 3, "Bart": 9}, yaniv="Ann", along=("Bart",)),
+            1,
+            rules.ISRAELI,
+        )
+    assert error.value.params["ruleset"] == "israeli"  # the engine gives the id
+    with translation.override(language):
+        assert texts.game_error(error.value) == message
+        # The table page's script gets the same message, the table's rule set named in it.
+        template = texts.error_templates("israeli")["no_along_under_assaf"]
+    assert texts.sentence(template) == message
+    assert "%(ruleset)s" not in template and "israeli" not in template
+
+
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [
+        ("en", "English Wikipedia"),
+        ("nl", "regels van de Engelstalige Wikipedia"),
+        ("fr", "règles de Wikipédia en anglais"),
+    ],
+)
+def test_the_rules_page_of_a_preset_names_it(language, name):
+    # It said "Scoring rules (Wikipedia_en)".
+    with translation.override(language):
+        assert rules_context(rules.WIKIPEDIA_EN)["ruleset_name"] == name
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "<bdi>Ann</bdi>: +0 → <strong>32</strong>"),
+        ("nl", "<bdi>Ann</bdi>: +0 → <strong>32</strong>"),
+        # French puts a narrow no-break space before a colon, even after a name.
+        ("fr", "<bdi>Ann</bdi>\u202f: +0 → <strong>32</strong>"),
+    ],
+)
+def test_the_preview_line_is_a_sentence_of_the_language(
+    referee_client, table_at_round_3, language, line
+):
+    data = {"number": 3, "hand_1": 1, "hand_2": 7, "hand_3": 5, "hand_4": 9, "ending": "yaniv:1"}
+    url = reverse("tables:preview", args=[table_at_round_3.pk])
+    html = referee_client.post(url, data, headers=browser(language) | HTMX).content.decode()
+    assert f"<li>{line}</li>" in html
+    # Ann called with 1 on 32: no reduction. The device's script has the same sentence.
+    page = referee_client.get(
+        reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser(language)
+    ).content.decode()
+    texts = re.search(r'id="device-texts"[^>]*>(.*?)</script>', page)
+    assert texts is not None
+    device = json.loads(texts.group(1))
+    assert device["preview_line"] % {"player": "Ann", "points": 0, "total": 32} == line
+    assert "%(player)s" in device["preview_line_reduced"]
+
+
+def test_a_preview_line_with_a_reduction_is_a_sentence_too(referee_client, table_at_round_3):
+    # Dirk on 29 + 21 = 50 → 0.
+    data = {"number": 3, "hand_1": 1, "hand_2": 7, "hand_3": 5, "hand_4": 21, "ending": "yaniv:1"}
+    url = reverse("tables:preview", args=[table_at_round_3.pk])
+    html = referee_client.post(url, data, headers=browser("fr") | HTMX).content.decode()
+    assert "<li><bdi>Dirk</bdi>\u202f: +21 → 50 → <strong>0</strong> (−50)</li>" in html
 
 
 # --- the catalogues --------------------------------------------------------------------------
@@ -392,7 +490,8 @@ def test_the_compiled_catalogue_is_the_current_one(language):
     """The committed .mo holds exactly the .po's translations (no gettext needed to run)."""
     folder = LOCALE / language / "LC_MESSAGES"
     with open(folder / "django.mo", "rb") as mo:
-        compiled = gettext.GNUTranslations(mo)._catalog  # noqa: SLF001
+        # The parsed .mo, every entry; typeshed does not declare this private attribute.
+        compiled = gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]
     expected: dict[object, str] = {}
     for entry in catalogue(language)[1:]:
         msgid = f"{entry.msgctxt}\x04{entry.msgid}" if entry.msgctxt else entry.msgid
@@ -406,30 +505,52 @@ def test_the_compiled_catalogue_is_the_current_one(language):
 
 
 def test_the_catalogues_hold_every_message_of_the_code(tmp_path):
-    """makemessages into a copy of the catalogues finds nothing new to translate."""
+    """makemessages into a copy of the catalogues finds nothing new to translate.
+
+    makemessages writes into the `locale` folder of its working directory whatever
+    LOCALE_PATHS says, so it runs in a copy of the source tree: the repository's catalogues
+    are never touched.
+    """
     if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
         if os.environ.get("CI"):
             pytest.fail(
                 "CI checks the catalogues, but gettext is missing: apt-get install gettext"
             )
         pytest.skip("gettext (xgettext, msgmerge) is not installed")
-    copy = tmp_path / "locale"
-    shutil.copytree(LOCALE, copy)
+    source = tmp_path / "source"
+    # The README's makemessages skips .venv, staticfiles and test-artifacts; hidden folders
+    # (.git, caches) and build output hold no messages either.
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".*", "__pycache__", "*.egg-info", "staticfiles", "test-artifacts", "db.sqlite3"
+        ),
+    )
+    before = {path: path.read_bytes() for path in LOCALE.glob("*/LC_MESSAGES/django.*")}
     script = (
-        "import django, sys; from django.conf import settings; django.setup(); "
-        "settings.LOCALE_PATHS = [sys.argv[1]]; "
+        "import django, sys; from pathlib import Path; from django.conf import settings; "
+        "django.setup(); "
+        "assert Path(settings.BASE_DIR) == Path(sys.argv[1]), settings.BASE_DIR; "
         "from django.core.management import call_command; "
         "call_command('makemessages', locale=['nl', 'fr'], ignore_patterns=['.venv', "
-        "'staticfiles', 'test-artifacts', 'locale'], no_obsolete=True, verbosity=0)"
+        "'staticfiles', 'test-artifacts'], no_obsolete=True, verbosity=0)"
     )
-    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "yaniv_club.settings"}
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "yaniv_club.settings",
+        # The copy's packages, not the repository's (installed in development mode).
+        "PYTHONPATH": str(source),
+    }
     environment.pop("DATABASE_URL", None)
     subprocess.run(
-        [sys.executable, "-c", script, str(copy)], cwd=ROOT, env=environment, check=True
+        [sys.executable, "-c", script, str(source)], cwd=source, env=environment, check=True
     )
+    assert {path: path.read_bytes() for path in before} == before, "the repository was changed"
     for language in TRANSLATED:
         current = {entry.key: entry for entry in catalogue(language)[1:]}
-        fresh = {entry.key: entry for entry in read(copy / language / "LC_MESSAGES" / "django.po")}
+        copy = source / "locale" / language / "LC_MESSAGES" / "django.po"
+        fresh = {entry.key: entry for entry in read(copy)}
         fresh.pop((None, ""))
         assert sorted(fresh.keys() - current.keys(), key=str) == [], (
             "new messages: run makemessages and translate them"

@@ -19,7 +19,7 @@ def test_the_suite_runs_on_the_database_named_by_database_url():
 
 
 def test_the_home_page_serves_htmx_from_our_own_static_files(client):
-    response = client.get(reverse("home"))
+    response = client.get(reverse("public:home"))
     assert response.status_code == 200
     html = response.content.decode()
     assert "/static/django_htmx/htmx" in html
@@ -30,9 +30,10 @@ def test_the_home_page_serves_htmx_from_our_own_static_files(client):
 
 
 def test_the_rules_page_lists_the_belgian_numbers_and_interpretations(client):
-    html = client.get(reverse("rules")).content.decode()
-    assert "32 + the hand of their left neighbour" in html
-    assert "A total of exactly 50, 100, 150 is reduced by <strong>50</strong>" in html
+    html = client.get(reverse("public:rules")).content.decode()
+    # The same words as the printed rules box (tournaments.rules_text).
+    assert "32 + the left neighbour's hand" in html
+    assert "<b>Exactly 50, 100 or 150</b> after a round with points: <b>−50</b>" in html
     assert "only the caller is penalised" in html
 
 

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any, cast
+
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import rules
-from scoring.models import Sheet
+from scoring.errors import GameError
 from tournaments import texts
+from tournaments.models import Seat
+from tournaments.sheets import EntrySheet, GameSheet
 
 ENDING_MISSING = gettext_lazy("Choose who called Yaniv, or who emptied their hand.")
 
@@ -18,6 +23,8 @@ class RoundForm(forms.Form):
     """
 
     number = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # The device's id for this change (its outbox entry): a change is applied once.
+    client_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
     ending = forms.ChoiceField(
         widget=forms.RadioSelect,
         error_messages={"required": ENDING_MISSING, "invalid_choice": ENDING_MISSING},
@@ -30,12 +37,13 @@ class RoundForm(forms.Form):
         },
     )
 
-    def __init__(self, sheet: Sheet, ruleset: rules.Ruleset, *args, **kwargs) -> None:
+    def __init__(self, sheet: GameSheet | EntrySheet, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.sheet = sheet
-        self.ruleset = ruleset
-        self.entries: rules.Round | None = None
-        self.out = self._out_before(self._round_number())
+        ruleset = self.ruleset = sheet.ruleset
+        self._entries: rules.Round | None = None
+        # Under elimination: who is out before this round has no hand in it.
+        self.out = sheet.out_before(self._round_number())
         for seat, label in zip(sheet.seats, sheet.players, strict=True):
             if label in self.out:
                 # Eliminated: no hand from now on.
@@ -57,47 +65,48 @@ class RoundForm(forms.Form):
                 widget=forms.NumberInput(
                     attrs={
                         "inputmode": "numeric",
-                        "pattern": "[0-9]*",
                         "autocomplete": "off",
                         "enterkeyhint": "next",
                         "class": "hand",
                     }
                 ),
             )
-        self.fields["ending"].choices = [
+        self.ending_field.choices = [
             (f"{kind}:{seat.position}", label)
             for kind in ("yaniv", "empty")
             for seat, label in self.playing_seats()
         ]
         # Under automatic Assaf nobody declares going along.
-        self.fields["along"].choices = (
+        self.along_field.choices = (
             []
             if ruleset.automatic_assaf
             else [(str(seat.position), label) for seat, label in self.playing_seats()]
         )
 
+    @property
+    def ending_field(self) -> forms.ChoiceField:
+        return cast(forms.ChoiceField, self.fields["ending"])
+
+    @property
+    def along_field(self) -> forms.MultipleChoiceField:
+        return cast(forms.MultipleChoiceField, self.fields["along"])
+
+    @property
+    def entries(self) -> rules.Round:
+        """The round as entered, once the form is valid."""
+        if self._entries is None:
+            raise ValueError("a round form has entries once it is valid")
+        return self._entries
+
     def _round_number(self) -> int:
         """The round being entered: the form's number, else the next one."""
         value = self.data.get("number") if self.is_bound else self.initial.get("number")
         try:
-            return int(value)
+            return int(value or "")
         except (TypeError, ValueError):
-            return len(self.sheet.rounds) + 1
+            return self.sheet.round_count + 1
 
-    def _out_before(self, number: int) -> frozenset[str]:
-        """Under elimination: the players who went out before round `number`."""
-        if not self.ruleset.eliminates:
-            return frozenset()
-        engine_rounds = self.sheet.engine_rounds()[: max(0, number - 1)]
-        try:
-            result = rules.score_game(
-                rules.Game(self.sheet.players, tuple(engine_rounds), self.ruleset)
-            )
-        except rules.GameError:
-            return frozenset()
-        return frozenset(result.out_in_round)
-
-    def playing_seats(self) -> list[tuple[object, str]]:
+    def playing_seats(self) -> list[tuple[Seat, str]]:
         """(seat, label) of the players who play this round, clockwise."""
         return [
             (seat, label)
@@ -119,12 +128,13 @@ class RoundForm(forms.Form):
         )
 
     @staticmethod
-    def hand_field(seat) -> str:
+    def hand_field(seat: Seat) -> str:
         return f"hand_{seat.position}"
 
     @classmethod
-    def initial_for(cls, sheet: Sheet, entries: rules.Round, number: int) -> dict:
-        """The form's initial data for recorded entries (a correction)."""
+    def initial_for(cls, sheet: GameSheet, number: int) -> dict[str, Any]:
+        """The form's initial data for a recorded round (a correction)."""
+        entries = sheet.rows[number - 1].entries
         by_label = {label: seat for seat, label in zip(sheet.seats, sheet.players, strict=True)}
         initial: dict[str, object] = {"number": number}
         for label, hand in entries.hands.items():  # the players still in
@@ -136,34 +146,54 @@ class RoundForm(forms.Form):
         initial["along"] = [str(by_label[label].position) for label in entries.along]
         return initial
 
-    def seat_rows(self):
+    def seat_rows(self) -> Iterator[dict[str, Any]]:
         """Per seat, in clockwise order: the seat, its label and its fields' state."""
         along = set(self["along"].value() or [])
         ending = self["ending"].value()
+        before = self.totals_before()
         for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True):
             if label in self.out:
-                yield {"seat": seat, "label": label, "out": True}
+                yield {"seat": seat, "label": label, "out": True, "total": before[label]}
                 continue
             yield {
                 "seat": seat,
                 "label": label,
                 "out": False,
+                "total": before[label],
                 "hand": self[self.hand_field(seat)],
                 "yaniv": ending == f"yaniv:{seat.position}",
                 "empty": ending == f"empty:{seat.position}",
                 "along": str(seat.position) in along,
             }
 
+    def totals_before(self) -> dict[str, int]:
+        """Each player's total before the round this form enters (a correction's round may be
+        an early one: the totals then, not today's)."""
+        number = self._round_number()
+        rows = getattr(self.sheet, "rows", None)
+        if rows is not None and number <= len(rows):
+            if number <= 1:
+                return dict.fromkeys(self.sheet.players, 0)
+            cells = rows[number - 2].cells
+            players = self.sheet.players
+            return {label: cell.total for label, cell in zip(players, cells, strict=True)}
+        return {
+            label: seat.total
+            for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
+        }
+
     def clean_ending(self) -> str:
-        # Radio buttons send one value; a second one means two callers were sent.
+        # The toggles are checkboxes (one tab stop each, no arrowing across seats): the page's
+        # script keeps one checked; without it, two mean two callers were sent.
         if hasattr(self.data, "getlist") and len(self.data.getlist("ending")) > 1:
             raise forms.ValidationError(
                 gettext("Only one player calls Yaniv or empties their hand in a round.")
             )
         return self.cleaned_data["ending"]
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if self.errors:
             return cleaned
         by_position = {
@@ -181,18 +211,14 @@ class RoundForm(forms.Form):
         try:
             playing = [label for _, label in self.playing_seats()]
             rules.check_round(playing, entries, cleaned["number"], self.ruleset)
-        except rules.GameError as error:
+        except GameError as error:
             self.add_game_error(error)
             return cleaned
-        self.entries = entries
+        self._entries = entries
         return cleaned
 
-    def add_game_error(self, error: rules.GameError) -> None:
-        """Put an engine error on the field the referee typed it in, in their language.
-
-        The engine speaks English (it is pure Python): its known messages are translated
-        by their English pattern (`tournaments.texts.GAME_ERRORS`), others stay English.
-        """
+    def add_game_error(self, error: GameError) -> None:
+        """Put an engine error on the field the referee typed it in, in their language."""
         if error.field == "hands" and error.player:
             field = self.hand_field(self.sheet.seat_for(error.player))
         elif error.field in {"ending", "yaniv", "empty_hand"}:
@@ -201,7 +227,7 @@ class RoundForm(forms.Form):
             field = "along"
         else:
             field = None
-        self.add_error(field, texts.game_error(error.message))
+        self.add_error(field, texts.game_error(error))
 
 
 class ReasonForm(forms.Form):
@@ -216,8 +242,53 @@ class ReasonForm(forms.Form):
         error_messages={"required": gettext_lazy("Give a reason: it is kept in the history.")},
     )
     version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    client_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
 
 class CorrectionForm(RoundForm):
     reason = ReasonForm.base_fields["reason"]
     version = ReasonForm.base_fields["version"]
+
+
+class SyncForm(forms.Form):
+    """One change of a device's outbox: what it is, and the device's id for it."""
+
+    action = forms.ChoiceField(
+        choices=[("record", "record"), ("correct", "correct"), ("undo", "undo")]
+    )
+    client_id = forms.UUIDField()
+
+
+class VersionForm(forms.Form):
+    """A change that needs no reason still carries the version of the sheet it was made on."""
+
+    version = ReasonForm.base_fields["version"]
+
+
+class ConfirmForm(forms.Form):
+    """A player agrees to the finished sheet (table codes), on the sheet's version."""
+
+    seat = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+
+class DisputeForm(forms.Form):
+    """ "Something's wrong": which round (or the whole sheet), and one line about it."""
+
+    round = forms.TypedChoiceField(
+        label=gettext_lazy("Round"), coerce=int, required=False, empty_value=None
+    )
+    text = forms.CharField(
+        label=gettext_lazy("What is wrong?"),
+        max_length=500,
+        strip=True,
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("e.g. my hand was 7, not 17")}),
+        error_messages={"required": gettext_lazy("Say in a few words what is wrong.")},
+    )
+
+    def __init__(self, sheet: GameSheet, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        round_field = cast(forms.TypedChoiceField, self.fields["round"])
+        round_field.choices = [("", gettext_lazy("the whole sheet"))] + [
+            (str(row.number), str(row.number)) for row in sheet.rows
+        ]

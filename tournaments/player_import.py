@@ -2,9 +2,12 @@
 
 Three steps, so that a director sees everything before anything is written:
 
-1. `parse_players_csv(data)` reads the bytes (UTF-8, with or without BOM, `,` or `;`
-   separated, headers in English, Dutch or French) and checks each row on its own and
-   against the rows above it. It touches no database.
+1. `parse_players_csv(data)` reads the bytes (UTF-8, with or without BOM, or Windows-1252 as
+   Excel saves "CSV"; `,` or `;` separated; headers in English, Dutch or French) and checks
+   each row on its own and against the rows above it. It touches no database. What Belgian
+   clubs export works as it is: columns it does not know are ignored (a notice says which),
+   first and last name columns (Voornaam/Familienaam, Prénom/Nom, First name/Last name) are
+   joined into the name. A file of more than MAX_ROWS players is refused whole.
 2. `classify(parsed, tournament)` says for each row whether the player is `new`, `known`
    (already in the database, perhaps already registered) or an `error`, with three queries
    whatever the number of rows (clubs, players, registrations).
@@ -35,19 +38,45 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournaments.models import Club, Player, Registration, Tournament
 
 NAME, CLUB, MEMBER_NUMBER = "name", "club", "member_number"
+# The name in two columns, joined "first last".
+FIRST_NAME, LAST_NAME = "first_name", "last_name"
+# A column the import does not use.
+IGNORED = "ignored"
+
+# The most players one file imports: a championship has about 500. The preview lists every
+# row, so the cap also bounds the page (200,000 rows made a page of 53 MB).
+MAX_ROWS = 2_000
 
 # Header names after `_header_key` (lower case, no accents, punctuation as spaces).
 HEADER_SYNONYMS: dict[str, str] = {
     **dict.fromkeys(
         ["name", "naam", "nom", "player", "speler", "joueur", "full name", "player name"], NAME
+    ),
+    **dict.fromkeys(
+        ["first name", "firstname", "given name", "voornaam", "prenom", "prenom du joueur"],
+        FIRST_NAME,
+    ),
+    **dict.fromkeys(
+        [
+            "last name",
+            "lastname",
+            "surname",
+            "family name",
+            "familienaam",
+            "achternaam",
+            "nom de famille",
+        ],
+        LAST_NAME,
     ),
     **dict.fromkeys(["club", "vereniging", "cercle", "club name", "clubnaam"], CLUB),
     **dict.fromkeys(
@@ -72,20 +101,28 @@ HEADER_SYNONYMS: dict[str, str] = {
     ),
 }
 COLUMNS_HINT = gettext_lazy(
-    "the columns are name, club and member number "
-    "(or naam, club, lidnummer; or nom, club, numéro de membre)"
+    "the columns are name (or first name and last name), club and member number "
+    "(or naam or voornaam and familienaam, club, lidnummer; "
+    "or nom or prénom and nom, club, numéro de membre)"
 )
 
-NOT_UTF8 = gettext_lazy("The file is not UTF-8: save it as 'CSV UTF-8'.")
+UNREADABLE = gettext_lazy(
+    "The file is neither UTF-8 nor Windows-1252 text: save it as 'CSV UTF-8'."
+)
 
 # The model's field lengths.
-MAX_LENGTHS = {
-    NAME: Player._meta.get_field("name").max_length,
-    CLUB: Club._meta.get_field("name").max_length,
-    MEMBER_NUMBER: Player._meta.get_field("member_number").max_length,
+MAX_LENGTHS: dict[str, int] = {
+    column: field.max_length or 0
+    for column, field in (
+        (NAME, Player._meta.get_field("name")),
+        (CLUB, Club._meta.get_field("name")),
+        (MEMBER_NUMBER, Player._meta.get_field("member_number")),
+    )
 }
 LABELS = {
     NAME: gettext_lazy("name"),
+    FIRST_NAME: gettext_lazy("first name"),
+    LAST_NAME: gettext_lazy("last name"),
     CLUB: gettext_lazy("club name"),
     MEMBER_NUMBER: gettext_lazy("member number"),
 }
@@ -124,22 +161,48 @@ class Row:
 @dataclass(frozen=True)
 class ParsedImport:
     rows: tuple[Row, ...] = ()
-    # Errors of the whole file (encoding, header): then no row is imported.
+    # Errors of the whole file (encoding, header, size): then no row is imported.
     errors: tuple[str, ...] = ()
     delimiter: str = ","
     columns: tuple[str, ...] = ()
+    # What the director should know about how the file was read (ignored columns, …).
+    notices: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
 
-def parse_players_csv(data: bytes) -> ParsedImport:
-    """The rows of a players file: UTF-8 (BOM or not), `,` or `;`, a header row first."""
+WINDOWS_1252 = "cp1252"
+
+
+def decode_csv(data: bytes) -> tuple[str, str] | None:
+    """The file's text and its encoding: UTF-8 (with or without BOM), else Windows-1252 (what
+    Excel saves as plain "CSV" in Belgium); None when it is neither."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
-        return ParsedImport(errors=(str(NOT_UTF8),))
+        pass
+    try:
+        return data.decode(WINDOWS_1252), WINDOWS_1252
+    except UnicodeDecodeError:
+        return None
+
+
+def parse_players_csv(data: bytes) -> ParsedImport:
+    """The rows of a players file: UTF-8 or Windows-1252, `,` or `;`, a header row first."""
+    decoded = decode_csv(data)
+    if decoded is None:
+        return ParsedImport(errors=(str(UNREADABLE),))
+    text, encoding = decoded
+    notices: list[str] = []
+    if encoding == WINDOWS_1252:
+        notices.append(
+            gettext(
+                "The file is not UTF-8: it was read as Windows-1252 (Excel's 'CSV'). "
+                "Check the accents in the names below."
+            )
+        )
     lines = text.splitlines(keepends=True)
     offset = 0
     # Spreadsheets may write "sep=;" above the header to name the separator.
@@ -163,25 +226,46 @@ def parse_players_csv(data: bytes) -> ParsedImport:
     if not numbered:
         return ParsedImport(errors=(gettext("The file is empty."),), delimiter=delimiter)
     (_, header), body = numbered[0], numbered[1:]
-    columns, errors = _read_header(header)
+    if len(body) > MAX_ROWS:
+        return ParsedImport(
+            errors=(
+                gettext(
+                    "The file has %(count)s rows of players: at most %(most)s can be imported "
+                    "at once. Split it into smaller files."
+                )
+                % {
+                    "count": number_format(len(body), force_grouping=True),
+                    "most": number_format(MAX_ROWS, force_grouping=True),
+                },
+            ),
+            delimiter=delimiter,
+        )
+    columns, errors, header_notices = _read_header(header)
+    notices += header_notices
+    used = tuple(column for column in columns if column and column != IGNORED)
     if errors:
         return ParsedImport(errors=tuple(errors), delimiter=delimiter)
     if not body:
         return ParsedImport(
             errors=(gettext("The file has a header but no players."),),
             delimiter=delimiter,
-            columns=tuple(column for column in columns if column),
+            columns=used,
+            notices=tuple(notices),
         )
     return ParsedImport(
         rows=_check_rows(body, columns),
         delimiter=delimiter,
-        columns=tuple(column for column in columns if column),
+        columns=used,
+        notices=tuple(notices),
     )
 
 
-def _read_header(header: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The field of each column ("" for a column without a header), and the errors."""
+def _read_header(header: Sequence[str]) -> tuple[list[str], list[str], list[str]]:
+    """The field of each column ("" for a column without a header, IGNORED for one the
+    import does not use), the errors and the notices."""
     columns: list[str] = []
+    labels: dict[str, str] = {}
+    ignored: list[str] = []
     errors: list[str] = []
     for cell in header:
         label = clean_text(cell)
@@ -190,19 +274,39 @@ def _read_header(header: Sequence[str]) -> tuple[list[str], list[str]]:
             continue
         column = HEADER_SYNONYMS.get(_header_key(label))
         if column is None:
-            errors.append(
-                gettext("Unknown column '%(label)s': %(hint)s.")
-                % {"label": label, "hint": COLUMNS_HINT}
-            )
-        elif column in columns:
+            ignored.append(label)
+            columns.append(IGNORED)
+            continue
+        if column in columns:
             errors.append(
                 gettext("Column '%(label)s' is a second %(column)s column.")
                 % {"label": label, "column": LABELS[column]}
             )
-        columns.append(column or "")
-    if NAME not in columns:
+        columns.append(column)
+        labels.setdefault(column, label)
+    notices: list[str] = []
+    if FIRST_NAME in columns or LAST_NAME in columns:
+        if NAME in columns:
+            if LAST_NAME not in columns:
+                # "Voornaam;Naam", "Prénom;Nom": beside a first name, the name is the last one.
+                columns[columns.index(NAME)] = LAST_NAME
+                labels[LAST_NAME] = labels.pop(NAME)
+            else:
+                ignored.append(labels.pop(NAME))
+                columns[columns.index(NAME)] = IGNORED
+        parts = [labels[column] for column in (FIRST_NAME, LAST_NAME) if column in labels]
+        notices.append(
+            gettext("The name is made of the columns %(columns)s.")
+            % {"columns": " + ".join(f"'{part}'" for part in parts)}
+        )
+    elif NAME not in columns:
         errors.append(gettext("No name column: %(hint)s.") % {"hint": COLUMNS_HINT})
-    return columns, errors
+    if ignored and not errors:
+        notices.append(
+            ngettext("Column ignored: %(columns)s.", "Columns ignored: %(columns)s.", len(ignored))
+            % {"columns": ", ".join(f"'{label}'" for label in ignored)}
+        )
+    return columns, errors, notices
 
 
 def _check_rows(body: Iterable[tuple[int, list[str]]], columns: list[str]) -> tuple[Row, ...]:
@@ -210,15 +314,18 @@ def _check_rows(body: Iterable[tuple[int, list[str]]], columns: list[str]) -> tu
     by_number: dict[tuple[str, str], Row] = {}  # (club, member number)
     by_name: dict[tuple[str, str], Row] = {}  # (club, name)
     for number, record in body:
-        values = {NAME: "", CLUB: "", MEMBER_NUMBER: ""}
+        values = {NAME: "", FIRST_NAME: "", LAST_NAME: "", CLUB: "", MEMBER_NUMBER: ""}
         stray = False
         for index, cell in enumerate(record):
             column = columns[index] if index < len(columns) else ""
+            if column == IGNORED:
+                continue
             if column:
                 values[column] = clean_text(cell)
             elif cell.strip():
                 stray = True
-        row = Row(number, values[NAME], values[CLUB], values[MEMBER_NUMBER])
+        name = values[NAME] or clean_text(f"{values[FIRST_NAME]} {values[LAST_NAME]}")
+        row = Row(number, name, values[CLUB], values[MEMBER_NUMBER])
         error = _row_error(row, stray)
         if not error:
             error = _duplicate_error(row, by_number, by_name)
@@ -385,13 +492,14 @@ def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
             continue
         club = clubs.get(fold(row.club)) if row.club else None
         line = _match(row, club, players_by_number, players_by_name)
-        if line.player is not None:
-            earlier = matched.setdefault(line.player.pk, row)
+        known = line.player
+        if known is not None:
+            earlier = matched.setdefault(known.pk, row)
             if earlier is not row:
                 reason = gettext("same player as row %(row)s") % {"row": earlier.number}
                 line = Line(row, Status.ERROR, reason=reason)
             else:
-                line.registered = line.player.pk in registered
+                line.registered = known.pk in registered
         lines.append(line)
     return Preview(lines=lines)
 
@@ -522,21 +630,23 @@ def import_players(parsed: ParsedImport, tournament: Tournament) -> ImportResult
                 new_players.append(line.player)
         Player.objects.bulk_create(new_players)
         result.players_created = len(new_players)
+        # Every line has its player now: a known one, or the one just created.
+        players = [cast(Player, line.player) for line in lines]
 
         numbered = []
-        for line in lines:
+        for line, player in zip(lines, players, strict=True):
             if line.records_member_number:
-                line.player.member_number = line.row.member_number
-                numbered.append(line.player)
+                player.member_number = line.row.member_number
+                numbered.append(player)
         Player.objects.bulk_update(numbered, ["member_number"])
         result.member_numbers_recorded = len(numbered)
 
         Registration.objects.bulk_create(
-            Registration(tournament=tournament, player=line.player)
-            for line in lines
+            Registration(tournament=tournament, player=player)
+            for line, player in zip(lines, players, strict=True)
             if not line.registered
         )
         result.registered = sum(1 for line in lines if not line.registered)
         result.already_registered = len(lines) - result.registered
-        result.players = [line.player for line in lines]
+        result.players = players
     return result

@@ -1,107 +1,54 @@
 """Texts of the pure modules, translated where the site shows them.
 
-The rules engine (`scoring.rules`), the seating draw (`tournaments.seating`) and the standings
-(`tournaments.standings`) are pure Python without Django, and speak English. Their messages
-reach referees and directors through the site, which translates them here, at the boundary:
-
-- a known message is matched whole against its English pattern (a `gettext_noop` string whose
-  `%(name)s` placeholders match any text), and its translation gets the matched values;
-- a message not known here is shown as it is, in English (a new engine message still reads).
-
-The English patterns are the engine's texts exactly, so an English page shows what it always
-showed. `tests/test_i18n.py` checks that the patterns still match what the engine says.
+The rules engine, the game records, the seating draw and the standings (`scoring`) are pure
+Python without Django and speak English. Their errors carry a code and parameters; the site
+looks the code's message up (`scoring.errors`, marked for the catalogues) and shows its
+translation filled with the parameters. No English sentence is matched.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from tournaments import standings
+from scoring import standings
+from scoring.errors import GAME_MESSAGES, FinalError, GameError, GameWarning, SeatingError
+from scoring.sheet import Mark
 
-_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+# The engine's rule sets by name, as a page title and a message name them ("Scoring rules
+# (Belgian)", "nobody goes along under the Israeli rules"): never the code's id.
+RULESET_NAMES = {
+    "belgian": pgettext_lazy("rule set, as in: the Belgian rules", "Belgian"),
+    "israeli": pgettext_lazy("rule set, as in: the Israeli rules", "Israeli"),
+    "wikipedia_en": pgettext_lazy(
+        "rule set, as in: the English Wikipedia rules", "English Wikipedia"
+    ),
+    "wikipedia_fr": pgettext_lazy(
+        "rule set, as in: the French Wikipedia rules", "French Wikipedia"
+    ),
+}
 
-
-def _compile(template: str) -> re.Pattern[str]:
-    """The English pattern as a regular expression: each placeholder matches any text."""
-    parts = _PLACEHOLDER.split(template)
-    regex = "".join(
-        re.escape(part) if index % 2 == 0 else f"(?P<{part}>.+?)"
-        for index, part in enumerate(parts)
-    )
-    return re.compile(regex, re.DOTALL)
-
-
-class Catalogue:
-    """English message patterns, each matched whole and translated with its values."""
-
-    def __init__(self, templates: Iterable[str]) -> None:
-        self.patterns = [(_compile(template), template) for template in templates]
-
-    def translate(self, message: str) -> str:
-        for pattern, template in self.patterns:
-            match = pattern.fullmatch(message)
-            if match:
-                return gettext(template) % match.groupdict()
-        return message
-
-
-# What the rules engine (scoring.rules) and the game records (scoring.models) say about a
-# round or a game that the referee can act on.
-GAME_ERRORS = Catalogue(
-    [
-        gettext_noop("hands must name every player still in the game exactly once"),
-        gettext_noop("hands must name every player exactly once"),
-        gettext_noop("hand of %(player)s must be an integer 0-%(max)s"),
-        gettext_noop("exactly one of yaniv / empty_hand"),
-        gettext_noop("nobody goes along under the %(ruleset)s rules"),
-        gettext_noop("empty_hand must name a player in the game"),
-        gettext_noop("an emptied hand is 0"),
-        gettext_noop("nobody can go along when a hand was emptied"),
-        gettext_noop("yaniv must name a player in the game"),
-        gettext_noop("the caller cannot go along"),
-        gettext_noop("along must list players in the game once"),
-        gettext_noop("Yaniv needs a hand of %(limit)s or less"),
-        gettext_noop("the game is already over"),
-        gettext_noop("rounds are numbered from 1"),
-        gettext_noop("rounds are recorded in order"),
-        gettext_noop(
-            "this correction ends the game at round %(round)s, but rounds up to %(last)s "
-            "were played after it"
-        ),
-        gettext_noop(
-            "this correction changes who is out of the game before round %(round)s: "
-            "undo the rounds after it first"
-        ),
-        gettext_noop("there is no round to undo"),
-        gettext_noop("there is no round %(number)s"),
-        gettext_noop("only a finished game can be signed off"),
-        gettext_noop("the game is already signed off"),
-        gettext_noop("the game already has rounds"),
-    ]
-)
-
-# What the seating draw (tournaments.seating) says about a director's manual adjustment.
-SEATING_ERRORS = Catalogue(
-    [
-        gettext_noop("player %(player)s is not seated in this draw"),
-        gettext_noop("the target table size must be %(low)s–%(high)s, got %(target)s"),
-        gettext_noop("a session needs at least %(low)s players to seat, got %(count)s"),
-        gettext_noop("swapping needs two different players, got %(player)s twice"),
-        gettext_noop("there is no table %(table)s; this draw has %(count)s tables"),
-        gettext_noop("player %(player)s already sits at table %(table)s"),
-        gettext_noop(
-            "moving %(player)s would leave table %(table)s with fewer than %(low)s players"
-        ),
-        gettext_noop("table %(table)s already has %(high)s players, the most a table seats"),
-        gettext_noop("player %(player)s is listed twice"),
-    ]
-)
-
-# The engine's rule sets by name, as a page title names them.
-RULESET_NAMES = {"belgian": gettext_lazy("Belgian")}
+# How a score sheet marks a hand, on the pages and in the PDFs (a letter of the language).
+MARK_LETTERS = {
+    Mark.CALLER: pgettext_lazy("sheet mark: Yaniv caller", "Y"),
+    Mark.ASSAF: pgettext_lazy("sheet mark: Assaf", "S"),
+    Mark.LOWEST: pgettext_lazy("sheet mark: lowest hand in an Assaf", "L"),
+    Mark.FALSE: pgettext_lazy("sheet mark: false Yaniv", "F"),
+    Mark.ALONG: pgettext_lazy("sheet mark: went along", "A"),
+    Mark.EMPTY: pgettext_lazy("sheet mark: emptied hand", "E"),
+    Mark.OUT: pgettext_lazy("sheet mark: out of the game", "out"),
+}
+# What each mark means, for the legend under every sheet.
+MARK_MEANINGS = {
+    Mark.CALLER: gettext_lazy("caller"),
+    Mark.ASSAF: gettext_lazy("Assaf (another hand was as low or lower)"),
+    Mark.LOWEST: gettext_lazy("lowest hand (the Assaf)"),
+    Mark.FALSE: gettext_lazy("false Yaniv"),
+    Mark.ALONG: gettext_lazy("along"),
+    Mark.EMPTY: gettext_lazy("emptied hand"),
+    Mark.OUT: gettext_lazy("went out of the game"),
+}
 
 
 def sentence(text: str) -> str:
@@ -109,28 +56,76 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
-def game_error(message: str) -> str:
-    """An engine or game-record message in the active language, as a sentence."""
-    return sentence(GAME_ERRORS.translate(message))
+def translated(error: GameError | GameWarning | SeatingError | FinalError) -> str:
+    """An engine, game-record or seating error (or a warning) in the active language, by its
+    code; a rule set it names by its name in that language."""
+    return gettext(error.template) % _named(error.params)
 
 
-def seating_error(message: str) -> str:
-    return sentence(SEATING_ERRORS.translate(message))
+def _named(params: Mapping[str, object]) -> Mapping[str, object]:
+    """A message's parameters with the rule set's id ("israeli") as its name."""
+    if "ruleset" not in params:
+        return params
+    return {**params, "ruleset": ruleset_name(str(params["ruleset"]))}
+
+
+def error_templates(ruleset: str) -> dict[str, str]:
+    """Every game error's message in the active language, for the table page's script, with
+    this table's rule set already named (the device's engine gives its id)."""
+    name = ruleset_name(ruleset)
+    return {
+        code: gettext(message).replace("%(ruleset)s", name)
+        for code, message in GAME_MESSAGES.items()
+    }
+
+
+def game_error(error: GameError) -> str:
+    """An engine or game-record error in the active language, as a sentence."""
+    return sentence(translated(error))
+
+
+def seating_error(error: SeatingError) -> str:
+    return sentence(translated(error))
+
+
+def final_error(error: FinalError) -> str:
+    return sentence(translated(error))
+
+
+def warning(warning: GameWarning) -> str:
+    """An engine's warning about a round, as a sentence in the active language."""
+    return sentence(translated(warning))
+
+
+def mark_letter(mark: Mark | str | None) -> str:
+    """A sheet mark as its letter in the active language; "" for none."""
+    if not mark:
+        return ""
+    return str(MARK_LETTERS[Mark(mark)])
+
+
+def mark_meaning(mark: Mark | str) -> str:
+    return str(MARK_MEANINGS[Mark(mark)])
 
 
 def ruleset_name(name: str) -> str:
-    return str(RULESET_NAMES.get(name, name[:1].upper() + name[1:]))
+    """A rule set's name in the active language ("Belgian", "règles belges")."""
+    return str(RULESET_NAMES.get(name, name))
 
 
-def scheme() -> str:
-    """How the standings are made (standings.SCHEME), in the active language."""
+def scheme(by: str = standings.BY_TOTAL) -> str:
+    """How the standings are made (standings.SCHEME), in the active language; ranked by the
+    average per game, that too."""
+    if by == standings.BY_AVERAGE:
+        return f"{gettext(standings.SCHEME)} {gettext(standings.AVERAGE_SCHEME)}"
     return gettext(standings.SCHEME)
 
 
-def tie_breaks() -> list[str]:
-    return [gettext(rule) for rule in standings.TIE_BREAKS]
+def tie_breaks(by: str = standings.BY_TOTAL) -> list[str]:
+    rules = standings.AVERAGE_TIE_BREAKS if by == standings.BY_AVERAGE else standings.TIE_BREAKS
+    return [gettext(rule) for rule in rules]
 
 
-def tie_break_order() -> str:
+def tie_break_order(by: str = standings.BY_TOTAL) -> str:
     """The tie-breaks as one list: "placement points, high first; then games won, …"."""
-    return gettext("; then ").join(tie_breaks())
+    return gettext("; then ").join(tie_breaks(by))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -52,12 +53,16 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
-    "scoring",
+    # django-ninja: only so that the API's docs page (Swagger UI) is served from its static
+    # files instead of a CDN, which the Content-Security-Policy would refuse.
+    "ninja",
     "tournaments",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy (SECURE_CSP below), on static files too.
+    "yaniv_club.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language, else English.
@@ -70,9 +75,26 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "yaniv_club.middleware.DatabaseUnavailableMiddleware",
     "yaniv_club.middleware.WriteLogMiddleware",
+    # Too many wrong table codes from one address: 429.
+    "tournaments.middleware.TooManyGuessesMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its own answer.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Content-Security-Policy: our own scripts, styles, images and connections only; no inline
+# script or style (htmx's indicator styles are in site.css; the chart and the QR codes are
+# SVG styled by attributes), no plugins, no framing, forms post to this site only.
+# <script type="application/json"> (json_script) is data, not a script: it needs nothing.
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "frame-ancestors": ["'none'"],
+    "form-action": ["'self'"],
+}
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -85,6 +107,10 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The address is the client's, not the proxy's: behind TRUSTED_PROXY_COUNT proxies, the one
+# they forwarded for (the same rule as the table codes' guess limit). Without it, every client
+# behind the proxy shares its address, and anyone could lock any known username.
+AXES_CLIENT_IP_CALLABLE = "tournaments.access.client_address"
 
 ROOT_URLCONF = "yaniv_club.urls"
 
@@ -99,6 +125,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.context_processors.manage_link",
             ],
         },
     },
@@ -116,7 +143,33 @@ DATABASES = {
     )
 }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several gunicorn workers share the file at a venue: a write takes the lock when it
+    # begins (a reader turning writer cannot deadlock), readers never wait for the writer
+    # (WAL), and a write waits up to 20 s for another one instead of failing at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# A cache every process shares when there is more than one (gunicorn workers, app servers):
+# CACHE_URL=redis://127.0.0.1:6379/0, Django's own Redis backend. Without it, each process
+# keeps its own in memory. Sessions are read from it first and kept in the database.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "yaniv",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
@@ -129,8 +182,59 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
-LOGOUT_REDIRECT_URL = "home"
+# Behind this many reverse proxies the client's address is the one they forwarded for
+# (X-Forwarded-For, the n-th from the right); 0: the connection's own address (no proxy).
+# Production runs behind one TLS proxy (it already trusts its X-Forwarded-Proto), so 1 there.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0" if DEBUG else "1"))
+# Table codes: wrong ones an address may try within the window (seconds) before a 429.
+CODE_GUESSES = 20
+CODE_GUESS_WINDOW = 15 * 60
+# The public API (/api/v1/): requests one client address may make per window (seconds)
+# before a 429 with Retry-After.
+API_REQUESTS = int(os.environ.get("API_REQUESTS", "300"))
+API_WINDOW = 60
+
+# Email, for the password reset: EMAIL_URL=smtp://user:password@host:587 (STARTTLS on 587,
+# or ?tls=1), smtps://user:password@host:465 (TLS from the start), console:// (mails printed to
+# the log: a test site). Without it the site sends no email, and the password-reset pages are
+# 404 (the login page offers none): a director resets a referee's password on the people page.
+EMAIL_URL = os.environ.get("EMAIL_URL", "")
+
+
+def email_settings(url: str) -> dict[str, object]:
+    """Django's EMAIL_* settings from `EMAIL_URL`; user and password are percent-decoded."""
+    parts = urlsplit(url)
+    query = parse_qs(parts.query)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme not in {"smtp", "smtps"} or not parts.hostname:
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be smtp://user:password@host:port, smtps://… or console://"
+        )
+    ssl = parts.scheme == "smtps"
+    port = parts.port or (465 if ssl else 587)
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_USE_TLS": not ssl
+        and (port == 587 or query.get("tls", ["0"])[0].lower() in {"1", "true", "yes"}),
+        "EMAIL_TIMEOUT": 10,
+    }
+
+
+if EMAIL_URL:
+    globals().update(email_settings(EMAIL_URL))
+PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
+# The sender of the site's emails.
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+LOGIN_REDIRECT_URL = "public:home"
+LOGOUT_REDIRECT_URL = "public:home"
 
 # The site speaks English, Dutch and French: the browser's language picks one, the switcher
 # in the header another (a cookie). URLs carry no language: they are printed on QR codes.

@@ -29,3 +29,57 @@
     }
   });
 })();
+
+// Followers' pages poll for news: when a poll fails, say how old the page is, and stop saying
+// it when a poll gets through again (htmx keeps polling by itself).
+(function () {
+  var notice = document.getElementById("behind-notice");
+  var updated = new Date(document.body.dataset.rendered || Date.now());
+  function clock(moment) {
+    var lang = document.documentElement.lang || undefined;
+    return moment.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+  }
+  function isPoll(event) {
+    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    return verb && verb.toLowerCase() === "get";
+  }
+  document.body.addEventListener("htmx:sendError", function (event) {
+    if (!notice || !isPoll(event)) return;
+    notice.textContent = (notice.dataset.behind || "").replace("{time}", clock(updated));
+    notice.hidden = false;
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (!isPoll(event) || !event.detail.successful) return;
+    updated = new Date();
+    if (notice) notice.hidden = true;
+  });
+})();
+
+// The installable web app: a service worker keeps the pages opened here for offline use.
+(function () {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  var script = document.body.dataset.serviceWorker;
+  if (!script) return;
+  navigator.serviceWorker.register(script).then(function () {
+    return navigator.serviceWorker.ready;
+  }).then(function (registration) {
+    // This very page came before the worker: have it kept now.
+    if (registration.active) registration.active.postMessage({ type: "keep-page", url: location.href });
+  }).catch(function () { /* no offline copy: the site works as before */ });
+  document.addEventListener("submit", function (event) {
+    if (event.target.hasAttribute("data-forget-pages") && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "forget-pages" });
+    }
+  });
+})();
+
+// The Yaniv and Empty toggles of a round are checkboxes (a tab stop each: radios of every seat
+// would form one group that arrowing checks on the way): one ending a round, so checking one
+// unchecks the others. Without this script the server refuses two.
+document.addEventListener("change", function (event) {
+  var box = event.target;
+  if (box.type !== "checkbox" || box.name !== "ending" || !box.checked || !box.form) return;
+  Array.prototype.forEach.call(box.form.querySelectorAll('input[name="ending"]'), function (other) {
+    if (other !== box) other.checked = false;
+  });
+});

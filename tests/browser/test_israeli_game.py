@@ -36,11 +36,11 @@ ASSAF = {"hands": {"Ann": 4, "Bart": 4, "Chris": 5}, "yaniv": "Ann"}  # Bart hol
 CHRIS_OUT = {"hands": {"Ann": 2, "Bart": 10, "Chris": 20}, "yaniv": "Ann"}
 TWO_LEFT = {"hands": {"Ann": 12, "Bart": 3}, "yaniv": "Bart"}
 BART_OUT = {"hands": {"Ann": 1, "Bart": 30}, "yaniv": "Ann"}
-IN_BROWSER = [ASSAF, CHRIS_OUT, TWO_LEFT, BART_OUT]
+IN_BROWSER: list[dict[str, Any]] = [ASSAF, CHRIS_OUT, TWO_LEFT, BART_OUT]
 
 
 def scored(rounds: list[dict[str, Any]]) -> rules.GameResult:
-    game = rules.Game(PLAYERS, tuple(entries(entry) for entry in rounds), RULESET)
+    game = rules.Game(tuple(PLAYERS), tuple(entries(entry) for entry in rounds), RULESET)
     return rules.score_game(game)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.factories import PASSWORD, make_table, make_tournament, make_user, record
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # A small Android phone: the narrowest screen a referee brings.
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 LOCALES = {"nl": "nl-BE", "fr": "fr-BE"}
 # The longest player names of the Belgian championship's list are about this long.
 PLAYERS = ("Anne-Sophie", "Bartholomeus", "Chloé", "Dirk-Jan")
@@ -95,7 +95,7 @@ def test_the_table_page_fits_a_small_phone_in_each_language(
 ):
     page = phone_page(browser, language)
     try:
-        url = reverse("table", args=[table.pk])
+        url = reverse("tables:detail", args=[table.pk])
         log_in(page, live_server, url)
         expect(page.locator("html")).to_have_attribute("lang", language)
         for word in words:
@@ -113,7 +113,7 @@ def test_the_switcher_changes_the_language_and_stays_on_the_page(
 ):
     page = phone_page(browser, "nl")
     try:
-        url = reverse("table", args=[table.pk])
+        url = reverse("tables:detail", args=[table.pk])
         page.goto(live_server.url + url)
         expect(page.locator("html")).to_have_attribute("lang", "nl")
         expect(page.get_by_role("heading", name="Scoreblad")).to_be_visible()
@@ -125,7 +125,7 @@ def test_the_switcher_changes_the_language_and_stays_on_the_page(
             "aria-pressed", "true"
         )
         # The choice stays for the next pages.
-        page.goto(live_server.url + reverse("rules"))
+        page.goto(live_server.url + reverse("public:rules"))
         expect(page.locator("h1")).to_contain_text("Décompte des points")
         assert page.evaluate(OVERFLOWING) == []
     finally:

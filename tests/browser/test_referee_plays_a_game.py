@@ -1,8 +1,8 @@
 """A referee plays a whole game in a real browser: log in, enter rounds, correct one, finish.
 
-The game is a scored example of the shared specification, so every number the page shows can
-be checked against the vector's `expected`. Everything goes through the page like a person
-would: the login form, the "My tables" link, the hand inputs and the Yaniv/Along toggles.
+The game is a scored vector of tests/vectors, so every number the page shows can be checked
+against the vector's `expected`. Everything goes through the page like a person would: the
+login form, the "My tables" link, the hand inputs and the Yaniv/Along toggles.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Locator, Page, Response, expect
 
-from tests.conftest import SHARED_DIR
 from tests.factories import PASSWORD, make_table, make_user
 from tournaments.models import Seat
 
@@ -25,7 +24,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO_ROOT / "test-artifacts"
 
 # The only 4-player Belgian vector with a false Yaniv, a reduction and a finished game.
-VECTOR = SHARED_DIR / "vectors" / "belgian" / "random_1.json"
+VECTOR = REPO_ROOT / "tests" / "vectors" / "belgian" / "random_1.json"
 MAX_HAND = 50
 CORRECT_AFTER_ROUND = 3
 
@@ -137,15 +136,17 @@ def fill_round(form: Locator, players: list[str], entry: dict[str, Any]) -> None
 
 
 def record_round(page: Page, number: int) -> None:
-    """Click "Record round N" and wait for htmx to swap in the next state of the page."""
+    """Click "Record round N": the round goes into the phone's outbox, is sent, and the
+    server's sheet comes back with it (no pending row left)."""
     with page.expect_response(
-        lambda r: r.url.endswith("/rounds/") and r.request.method == "POST"
+        lambda r: r.url.endswith("/sync/") and r.request.method == "POST"
     ) as posted:
         page.get_by_role("button", name=f"Record round {number}").click()
     response = posted.value
     assert response.status == 200
-    assert response.request.headers.get("hx-request") == "true", "posted without htmx"
-    expect(page.locator("table.sheet tbody tr")).to_have_count(number)
+    assert response.json()["status"] == "stored"
+    expect(page.locator("tr.pending-row")).to_have_count(0)
+    expect(page.locator("table.sheet tbody tr:not(.pending-row)")).to_have_count(number)
 
 
 def note_failure(response: Response, problems: list[str]) -> None:
@@ -216,6 +217,7 @@ def test_referee_plays_a_whole_game_with_a_correction(live_server, page: Page):
         if number == scenario.false_yaniv_rounds[0]:
             # The entry form on a phone, mid-game, with the false-Yaniv preview showing.
             desktop = page.viewport_size
+            assert desktop is not None  # the context sets one
             page.set_viewport_size({"width": 390, "height": 844})
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=ARTIFACTS / "table-page-phone-entry.png", full_page=True)
@@ -257,7 +259,9 @@ def test_referee_plays_a_whole_game_with_a_correction(live_server, page: Page):
 
     # --- screenshots: desktop, then a phone ------------------------------------------------
     page.screenshot(path=ARTIFACTS / "table-page.png", full_page=True)
-    phone = page.context.browser.new_context(
+    browser = page.context.browser
+    assert browser is not None  # a context of a launched browser, not a persistent one
+    phone = browser.new_context(
         storage_state=page.context.storage_state(),
         viewport={"width": 390, "height": 844},
         locale="en-GB",
@@ -293,7 +297,7 @@ def correct_round_one(page: Page, scenario: Scenario) -> None:
     )
     correction.get_by_role("button", name="Save the correction").click()
 
-    expect(page.locator("#live .notice")).to_have_text("Round 1 corrected.")
+    expect(page.locator("#save-status .state")).to_have_text("Round 1 corrected.")
     expect(page.locator("#correction-panel form")).to_have_count(0)
     number = CORRECT_AFTER_ROUND
     totals = scenario.expected["rounds"][number - 1]["totals"]

@@ -1,4 +1,4 @@
-"""The presets of shared/RULES.md ("Other rule sets"), one behaviour per test (no database)."""
+"""The presets of docs/rules.md ("The other presets"), one behaviour per test (no database)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,14 @@ def test_belgian_keeps_every_number_the_site_shows():
     [
         (BELGIAN, 5, ((50, 0), (100, 50), (150, 100)), End.GAME_OVER, 150),
         (ISRAELI, 5, ((100, 50), (200, 100)), End.ELIMINATION, 200),
-        (WIKIPEDIA_EN, 7, ((50, 0), (100, 50), (150, 100), (200, 150)), End.GAME_OVER, 200),
+        # Every multiple of 50 a round can reach from 200: a hand of 50 takes 200 to 250.
+        (
+            WIKIPEDIA_EN,
+            7,
+            ((50, 0), (100, 50), (150, 100), (200, 150), (250, 200)),
+            End.GAME_OVER,
+            200,
+        ),
         (WIKIPEDIA_FR, 7, ((100, 50), (200, 150)), End.GAME_OVER, 200),
     ],
     ids=lambda value: value.name if isinstance(value, Ruleset) else None,
@@ -346,7 +353,8 @@ def test_board_game_arena_table_options_can_be_expressed():
 
 def test_multiples_of_a_total_can_be_reduced_on_top_of_the_table():
     ruleset = BELGIAN.with_options({"reductions": [], "reduce_multiples": [100, 50]})
-    assert ruleset.reduction_steps == ((100, 50),)
+    # Up to the highest total a round can reach from 150: a caller with 7 along scores 224.
+    assert ruleset.reduction_steps == ((100, 50), (200, 150), (300, 250))
     assert WIKIPEDIA_EN.with_options({"reduce_multiples": None}).reduction_steps == ()
 
 

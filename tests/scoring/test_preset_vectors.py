@@ -1,4 +1,4 @@
-"""Every scored game of shared/vectors-presets, through the engine and score_game."""
+"""Every scored game of tests/vectors/presets, through the engine and score_game."""
 
 from __future__ import annotations
 

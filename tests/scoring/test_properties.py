@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from hypothesis import HealthCheck, assume, find, given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +40,7 @@ def games(draw) -> Game:
     """A valid game: random rounds, cut after the round that ends it."""
     players = tuple(draw(st.permutations(NAMES))[: draw(st.integers(2, 8))])
     rounds = draw(st.lists(rounds_for(players), max_size=40))
-    totals = dict.fromkeys(players, 0)
+    totals: Mapping[str, int] = dict.fromkeys(players, 0)
     for number, entries in enumerate(rounds, start=1):
         totals = score_round(players, totals, entries, number).totals
         if any(total > BELGIAN.end_above for total in totals.values()):
@@ -86,7 +88,7 @@ def test_nobody_exceeds_150_except_in_the_last_round_of_a_finished_game(game):
 
 @given(games())
 def test_scoring_a_game_equals_scoring_its_rounds_one_by_one(game):
-    totals = dict.fromkeys(game.players, 0)
+    totals: Mapping[str, int] = dict.fromkeys(game.players, 0)
     one_by_one = []
     for number, entries in enumerate(game.rounds, start=1):
         one_by_one.append(score_round(game.players, totals, entries, number))

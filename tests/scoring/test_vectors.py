@@ -1,5 +1,5 @@
-"""Every scored game of shared/vectors and shared/vectors-presets, through the engine and
-score_game (preset-only checks are in test_preset_vectors.py)."""
+"""Every scored game of tests/vectors (Belgian, presets/ and options/), through the engine and
+score_game (preset-only checks are in test_preset_vectors.py, options in test_options.py)."""
 
 from __future__ import annotations
 
@@ -14,19 +14,20 @@ from scoring.rules import GameError, score_game
 from tests.scoring.vectors import (
     error_prefix,
     load,
+    option_vector_files,
     preset_vector_files,
     vector_files,
     vector_id,
 )
 
-VECTORS = vector_files() + preset_vector_files()
+VECTORS = vector_files() + preset_vector_files() + option_vector_files()
 SCORED = [path for path in VECTORS if "expected" in load(path)]
 REFUSED = [path for path in VECTORS if "error" in load(path)]
 
 
 def test_every_vector_is_either_scored_or_refused():
     assert len(SCORED) + len(REFUSED) == len(VECTORS)
-    assert len(SCORED) >= 13 + 12 and len(REFUSED) >= 13 + 4
+    assert len(SCORED) >= 13 + 12 + 6 and len(REFUSED) >= 13 + 4 + 4
 
 
 @pytest.mark.parametrize("path", SCORED, ids=vector_id)

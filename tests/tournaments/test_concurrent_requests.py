@@ -10,9 +10,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from scoring.models import GameChange, Hand, Round
-from tests.factories import make_table, make_user, record
-from tests.tournaments.test_table_views import HTMX, entries
+from tests.factories import HTMX, record
+from tests.tournaments.test_table_views import entries
+from tournaments.models import GameChange, Hand, Round
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,7 +31,7 @@ def post_at_once(requests: list[tuple[Client, str, dict]]) -> list:
     def send(index: int, client: Client, url: str, data: dict) -> None:
         try:
             barrier.wait(timeout=10)
-            responses[index] = client.post(url, data, **HTMX)
+            responses[index] = client.post(url, data, headers=HTMX)
         finally:
             connection.close()
 
@@ -52,30 +52,27 @@ def logged_in(user) -> Client:
     return client
 
 
-def test_two_devices_recording_the_same_round_store_it_once():
-    referee = make_user("ref")
-    director = make_user("dir")
-    table = make_table(referee=referee)
-    table.session.tournament.directors.add(director)
-    url = reverse("record_round", args=[table.pk])
+def test_two_devices_recording_the_same_round_store_it_once(
+    referee_client, director_client, table
+):
+    url = reverse("tables:record", args=[table.pk])
     responses = post_at_once(
         [
-            (logged_in(referee), url, entries(number=1, hands=(3, 12, 7, 20))),
-            (logged_in(director), url, entries(number=1, hands=(4, 15, 4, 9))),
+            (referee_client, url, entries(number=1, hands=(3, 12, 7, 20))),
+            (director_client, url, entries(number=1, hands=(4, 15, 4, 9))),
         ]
     )
     assert [response.status_code for response in responses] == [200, 200]
     assert Round.objects.filter(game=table.game).count() == 1
     assert Hand.objects.filter(round__game=table.game).count() == 4
-    told = [r.content.decode() for r in responses if "was just recorded by" in r.content.decode()]
+    told = [r.content.decode() for r in responses if "recorded twice" in r.content.decode()]
     assert len(told) == 1
     stored = Round.objects.get(game=table.game)
-    assert f"round 1 was just recorded by {stored.entered_by.username}" in told[0]
+    assert stored.entered_by is not None
+    assert f"Stored (by {stored.entered_by.username})" in told[0]
 
 
-def test_two_stale_corrections_at_once_apply_only_one():
-    referee = make_user("ref")
-    table = make_table(referee=referee)
+def test_two_stale_corrections_at_once_apply_only_one(table, referee):
     record(
         table.game,
         referee,
@@ -83,7 +80,7 @@ def test_two_stale_corrections_at_once_apply_only_one():
     )
     table.game.refresh_from_db()
     version = table.game.version
-    url = reverse("correct_round", args=[table.pk, 1])
+    url = reverse("tables:correct", args=[table.pk, 1])
     responses = post_at_once(
         [
             (

@@ -5,8 +5,7 @@ import io
 import pytest
 from django.core.management import call_command
 
-from scoring.models import Game, Hand, Round
-from tournaments.models import Player, Session, Table
+from tournaments.models import Game, Hand, Player, Round, Session, Table
 
 
 @pytest.mark.django_db
@@ -36,12 +35,13 @@ def test_demo_fixture_loads_a_consistent_tournament():
 
 
 @pytest.mark.django_db
-def test_load_demo_loads_into_an_empty_site_only():
+def test_load_demo_loads_into_an_empty_site_only(settings):
+    settings.DEBUG = True  # a development site (with DEBUG off it needs --force)
     out = io.StringIO()
     call_command("load_demo", stdout=out)
     assert Player.objects.count() == 16
     rounds = Round.objects.count()
-    Round.objects.filter(number=1).first().hands.update(hand_total=9)
+    Round.objects.filter(number=1)[0].hands.update(hand_total=9)
     call_command("load_demo", stdout=out)
     assert "already has tournaments" in out.getvalue()
     assert Round.objects.count() == rounds

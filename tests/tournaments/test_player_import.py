@@ -7,9 +7,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import make_tournament
+from tests.tournaments.test_director_views import confirm, payload_of, upload
 from tournaments.models import Club, Player, Registration
 from tournaments.player_import import (
-    NOT_UTF8,
+    MAX_ROWS,
+    UNREADABLE,
     Status,
     classify,
     import_players,
@@ -57,10 +59,21 @@ def test_a_byte_order_mark_is_not_part_of_the_first_header():
     assert parsed.rows[0].name == "Chloé"
 
 
-def test_a_latin_1_file_is_refused_with_a_way_to_fix_it():
-    parsed = parse_players_csv(csv_bytes("nom;club", "Chloé;Liège", encoding="latin-1"))
-    assert parsed.errors == (NOT_UTF8,)
-    assert "CSV UTF-8" in NOT_UTF8
+def test_a_windows_1252_file_is_read_with_a_notice():
+    parsed = parse_players_csv(csv_bytes("nom;club", "Chloé Dubois;Liège", encoding="cp1252"))
+    assert parsed.ok
+    assert (parsed.rows[0].name, parsed.rows[0].club) == ("Chloé Dubois", "Liège")
+    assert parsed.notices == (
+        "The file is not UTF-8: it was read as Windows-1252 (Excel's 'CSV'). Check the "
+        "accents in the names below.",
+    )
+
+
+def test_a_file_that_is_neither_utf_8_nor_windows_1252_is_refused_with_a_way_to_fix_it():
+    # 0x81 is no character in Windows-1252 (and no UTF-8 start byte).
+    parsed = parse_players_csv(csv_bytes("nom;club", "Chlo\x81;Liège", encoding="latin-1"))
+    assert parsed.errors == (UNREADABLE,)
+    assert "CSV UTF-8" in UNREADABLE
     assert parsed.rows == ()
 
 
@@ -80,11 +93,58 @@ def test_headers_are_understood_in_english_dutch_and_french_in_any_case(header):
     assert parsed.rows[0].member_number == "7"
 
 
-def test_an_unknown_column_is_an_error_for_the_whole_file():
-    parsed = parse_players_csv(csv_bytes("name;club;email", "Ann;YC Gent;ann@example.org"))
-    assert len(parsed.errors) == 1
-    assert parsed.errors[0].startswith("Unknown column 'email'")
+def test_extra_columns_are_ignored_with_a_notice():
+    parsed = parse_players_csv(
+        csv_bytes(
+            "Lidnummer;Naam;Geboortedatum;Club;E-mail",
+            "7;Ann Peeters;1990-01-02;YC Gent;ann@example.org",
+        )
+    )
+    assert parsed.ok and parsed.columns == ("member_number", "name", "club")
+    assert [(r.name, r.club, r.member_number, r.error) for r in parsed.rows] == [
+        ("Ann Peeters", "YC Gent", "7", "")
+    ]
+    assert parsed.notices == ("Columns ignored: 'Geboortedatum', 'E-mail'.",)
+
+
+@pytest.mark.parametrize(
+    ("header", "notice"),
+    [
+        ("Lidnummer;Voornaam;Familienaam;Club", "'Voornaam' + 'Familienaam'"),
+        ("Lidnummer;Voornaam;Naam;Club", "'Voornaam' + 'Naam'"),
+        ("Numéro;Prénom;Nom;Club", "'Prénom' + 'Nom'"),
+        ("Member number;First name;Last name;Club", "'First name' + 'Last name'"),
+        ("Member number;Surname;First name;Club", "'First name' + 'Surname'"),
+    ],
+)
+def test_first_and_last_name_columns_are_joined_into_the_name(header, notice):
+    first, last = ("Peeters", "Ann") if "Surname;First" in header else ("Ann", "Peeters")
+    parsed = parse_players_csv(csv_bytes(header, f"7;{first};{last};YC Gent", "8;Bart;;YC Gent"))
+    assert parsed.ok
+    assert [(r.name, r.member_number) for r in parsed.rows] == [
+        ("Ann Peeters", "7"),
+        ("Bart", "8"),
+    ]
+    assert parsed.notices == (f"The name is made of the columns {notice}.",)
+
+
+def test_a_row_without_first_or_last_name_is_an_empty_name():
+    parsed = parse_players_csv(csv_bytes("voornaam;familienaam", "Ann;Peeters", " ; "))
+    assert [r.error for r in parsed.rows] == [""]
+    parsed = parse_players_csv(csv_bytes("voornaam;familienaam;club", "Ann;Peeters;", ";;Gent"))
+    assert [r.error for r in parsed.rows] == ["", "empty name"]
+
+
+def test_a_file_of_2000_players_is_read_and_one_of_2001_is_refused_whole():
+    assert MAX_ROWS == 2_000
+    rows = [f"Player {number};Club {number % 7}" for number in range(MAX_ROWS + 1)]
+    assert len(parse_players_csv(csv_bytes("name;club", *rows[:MAX_ROWS])).rows) == 2_000
+    parsed = parse_players_csv(csv_bytes("name;club", *rows))
     assert parsed.rows == ()
+    assert parsed.errors == (
+        "The file has 2,001 rows of players: at most 2,000 can be imported at once. "
+        "Split it into smaller files.",
+    )
 
 
 def test_a_file_without_a_name_column_is_refused():
@@ -313,3 +373,54 @@ def test_importing_records_a_known_players_new_member_number():
     ann.refresh_from_db()
     assert ann.member_number == "77"
     assert Player.objects.count() == 1
+
+
+# --- the director's upload -----------------------------------------------------------------
+
+BELGIAN_EXPORT = csv_bytes(
+    "Lidnummer;Voornaam;Familienaam;Club;Geboortedatum;GSM",
+    "1024;Chloé;Dubois;Yaniv Liège;1990-04-01;0470 00 00 00",
+    "1025;Jürgen;Peeters;YC Gent;1985-12-24;",
+    encoding="cp1252",
+)
+
+
+@pytest.mark.django_db
+def test_a_belgian_clubs_windows_1252_export_is_previewed_and_imported(
+    director_client, tournament
+):
+    preview = upload(director_client, tournament, BELGIAN_EXPORT)
+    html = preview.content.decode()
+    assert preview.status_code == 200
+    assert "read as Windows-1252" in html
+    assert "The name is made of the columns &#x27;Voornaam&#x27; + &#x27;Familienaam&#x27;" in html
+    assert "Columns ignored: &#x27;Geboortedatum&#x27;, &#x27;GSM&#x27;." in html
+    assert html.count('class="import-row new"') == 2
+    assert confirm(director_client, tournament, payload_of(preview)).status_code == 302
+    assert sorted(
+        tournament.registrations.values_list("player__name", "player__member_number")
+    ) == [("Chloé Dubois", "1024"), ("Jürgen Peeters", "1025")]
+
+
+@pytest.mark.django_db
+def test_a_file_of_200000_players_is_refused_on_a_small_page_and_writes_nothing(
+    director_client, tournament
+):
+    data = csv_bytes("name", *(["A"] * 200_000))
+    assert len(data) < 1_000_000
+    response = upload(director_client, tournament, data)
+    html = response.content.decode()
+    assert "The file has 200,000 rows of players: at most 2,000 can be imported" in html
+    assert len(response.content) < 20_000
+    assert "payload" not in html
+    assert Player.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_file_over_1_mb_is_refused_with_its_size(director_client, tournament):
+    response = upload(director_client, tournament, b"name\r\n" + b"A" * 2_000_000)
+    assert response.status_code == 400
+    assert (
+        "The file is 1.9\xa0MB: a players file of at most 1 MB and 2,000 players is imported "
+        "at once. Is it the right file?" in response.content.decode()
+    )

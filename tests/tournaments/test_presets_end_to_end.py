@@ -1,21 +1,23 @@
-"""Every preset end to end: a shared vector's game played through the referee's page."""
+"""Every preset end to end: a game of tests/vectors played through the referee's page."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
 
-from tests.conftest import SHARED_DIR
-from tests.factories import make_table, make_tournament, make_user
+from tests.factories import HTMX, make_table, make_tournament, make_user
 from tests.scoring.vectors import load
 
 pytestmark = pytest.mark.django_db
 
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 GAMES = {
-    "belgian": SHARED_DIR / "vectors" / "belgian" / "random_0.json",
-    "israeli": SHARED_DIR / "vectors-presets" / "israeli" / "random_0.json",
-    "wikipedia_en": SHARED_DIR / "vectors-presets" / "wikipedia_en" / "random_0.json",
-    "wikipedia_fr": SHARED_DIR / "vectors-presets" / "wikipedia_fr" / "random_0.json",
+    "belgian": VECTORS / "belgian" / "random_0.json",
+    "israeli": VECTORS / "presets" / "israeli" / "random_0.json",
+    "wikipedia_en": VECTORS / "presets" / "wikipedia_en" / "random_0.json",
+    "wikipedia_fr": VECTORS / "presets" / "wikipedia_fr" / "random_0.json",
 }
 
 
@@ -43,9 +45,9 @@ def test_a_whole_game_under_each_preset_through_the_referees_page(client, preset
     )
     seats = {seat.player.name: seat.position for seat in table.seats.select_related("player")}
     client.force_login(referee)
-    url = reverse("record_round", args=[table.pk])
+    url = reverse("tables:record", args=[table.pk])
     for number, entry in enumerate(vector["game"]["rounds"], start=1):
-        response = client.post(url, form_post(number, entry, seats), HTTP_HX_REQUEST="true")
+        response = client.post(url, form_post(number, entry, seats), headers=HTMX)
         assert response.status_code == 200
         assert f"Round {number + 1}" in response.content.decode() or number == len(
             vector["game"]["rounds"]
@@ -56,5 +58,5 @@ def test_a_whole_game_under_each_preset_through_the_referees_page(client, preset
     assert table.game.finished
     ranks = {seat.player.name: seat.rank for seat in table.seats.select_related("player")}
     assert ranks == {p["player"]: p["rank"] for p in vector["expected"]["ranking"]}
-    standings = client.get(reverse("standings", args=[table.session.tournament.slug]))
+    standings = client.get(reverse("public:standings", args=[table.session.tournament.slug]))
     assert standings.status_code == 200

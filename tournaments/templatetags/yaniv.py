@@ -5,19 +5,11 @@ from fractions import Fraction
 
 from django import template
 from django.utils import formats
-from django.utils.translation import pgettext_lazy
+
+from scoring.errors import GameWarning
+from tournaments import texts
 
 register = template.Library()
-
-# How a score sheet marks a hand, on the pages and in the PDFs (a letter of the language).
-MARK_LETTERS = {
-    "caller": pgettext_lazy("sheet mark: Yaniv caller", "Y"),
-    # An Assaf: the caller did not hold the lowest hand (automatic Assaf presets).
-    "assaf": pgettext_lazy("sheet mark: Assaf", "S"),
-    "false": pgettext_lazy("sheet mark: false Yaniv", "F"),
-    "along": pgettext_lazy("sheet mark: went along", "A"),
-    "empty": pgettext_lazy("sheet mark: emptied hand", "E"),
-}
 
 
 @register.filter
@@ -30,7 +22,18 @@ def points(value: Fraction | int) -> str:
 
 
 @register.filter
-def mark_letter(mark: str) -> str:
-    """A sheet mark ("caller", "assaf", "false", "along", "empty") as its letter; "" for none."""
-    letter = MARK_LETTERS.get(mark)
-    return str(letter) if letter is not None else ""
+def mark_letter(mark: str | None) -> str:
+    """A sheet mark ("caller", "assaf", "false", "along", "empty", …) as its letter."""
+    return texts.mark_letter(mark)
+
+
+@register.filter
+def mark_meaning(mark: str) -> str:
+    """What a sheet mark means, for the legend."""
+    return texts.mark_meaning(mark)
+
+
+@register.filter
+def warning_text(warning: GameWarning) -> str:
+    """An engine's warning about a round, in the reader's language."""
+    return texts.warning(warning)

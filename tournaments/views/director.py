@@ -1,73 +1,53 @@
 """The director's pages: create a tournament, register players, import them, check them in.
 
-Every view that reads or changes a tournament goes through `get_tournament_for_director`:
-404 for who may not see the tournament, 403 for who may see it but does not direct it.
-Anonymous visitors are sent to the login page when they ask for a page; their writes
-meet the same 403/404 as anyone else's.
+Every view that reads or changes a tournament goes through
+`access.get_tournament_for_director`: 404 for who may not see the tournament, 403 for who
+may see it but does not direct it. Anonymous visitors are sent to the login page when they
+ask for a page (`access.login_to_read`); their writes meet the same 403/404.
 """
 
 from __future__ import annotations
 
-from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from tournaments import player_import
+from tournaments import player_import, texts
+from tournaments.access import (
+    can_create_tournament,
+    get_tournament_for_director,
+    login_to_read,
+)
 from tournaments.forms_director import (
     AddPlayerForm,
+    CheckInForm,
     ImportConfirmForm,
     ImportUploadForm,
     TournamentForm,
+    WithdrawForm,
 )
 from tournaments.models import Club, Registration, Seat, Session, Tournament
+from tournaments.views.disputes import open_count_and_version
+from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
 # Sent with a changed check-in: the page's counts fetch themselves again.
 REGISTRATIONS_CHANGED = "registrations-changed"
 # How many skipped rows the message after an import names.
 SKIPPED_LISTED = 20
 
-# --- access ---------------------------------------------------------------
-
-
-def _login_to_read(view):
-    """Anonymous GETs go to the login page; anonymous POSTs go on to the permission check."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_authenticated and request.method in ("GET", "HEAD"):
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def can_create_tournament(user) -> bool:
-    return user.is_authenticated and user.has_perm("tournaments.add_tournament")
-
-
-def get_tournament_for_director(request: HttpRequest, slug: str) -> Tournament:
-    """The tournament, or 404 for who may not see it and 403 for who may only read it."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if tournament.is_director(request.user):
-        return tournament
-    if not tournament.is_public:
-        raise Http404("No such tournament.")
-    raise PermissionDenied(gettext("Only a director of the tournament can do this."))
-
 
 def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
-    url = reverse("manage_tournament", args=[tournament.slug])
+    url = reverse("manage:tournament", args=[tournament.slug])
     return redirect(f"{url}#{anchor}" if anchor else url)
 
 
@@ -76,11 +56,11 @@ def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
 
 @login_required
 @require_GET
-def director_home(request: HttpRequest) -> HttpResponse:
+def director_home(request: HtmxHttpRequest) -> HttpResponse:
     """The tournaments the user directs (every tournament for a superuser)."""
     tournaments = Tournament.objects.all()
     if not request.user.is_superuser:
-        tournaments = tournaments.filter(directors=request.user)
+        tournaments = tournaments.filter(directors=request.user.pk)
     tournaments = tournaments.annotate(
         registered=Count("registrations"),
         checked_in=Count("registrations", filter=Q(registrations__checked_in=True)),
@@ -92,16 +72,15 @@ def director_home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@_login_to_read
+@login_to_read
 @require_http_methods(["GET", "POST"])
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
     if not can_create_tournament(request.user):
         raise PermissionDenied(gettext("You may not create tournaments."))
     form = TournamentForm(request.POST or None)
     if form.is_valid():
-        with transaction.atomic():
-            tournament = form.save()
-            tournament.directors.add(request.user)
+        tournament = form.save(commit=False)
+        tournament.save_with_director(request.user)
         messages.success(
             request,
             gettext("%(name)s is created. Now register its players.") % {"name": tournament.name},
@@ -115,9 +94,9 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     )
 
 
-@_login_to_read
+@login_to_read
 @require_http_methods(["GET", "POST"])
-def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_director(request, slug)
     form = TournamentForm(request.POST or None, instance=tournament)
     if form.is_valid():
@@ -134,44 +113,61 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _counts(tournament: Tournament) -> dict:
+def _counts(tournament: Tournament) -> dict[str, Any]:
     return tournament.registrations.aggregate(
         registered_count=Count("pk"),
         checked_in_count=Count("pk", filter=Q(checked_in=True)),
+        withdrawn_count=Count("pk", filter=Q(withdrawn_at__isnull=False)),
     )
 
 
-def _seated_player_ids(tournament: Tournament) -> set[int]:
-    return set(
+def _seating_of(tournament: Tournament) -> dict[str, Any]:
+    """Who is seated in any session (they withdraw rather than leave the list), and the
+    session drawn but not started with its players (a player checked out there leaves a
+    seat to fill)."""
+    seats = list(
         Seat.objects.filter(table__session__tournament=tournament).values_list(
-            "player_id", flat=True
+            "player_id", "table__session__number", "table__session__status"
         )
     )
+    planned = tournament.sessions.filter(status=Session.Status.PLANNED).order_by("-number").first()
+    return {
+        "seated": {player for player, _, _ in seats},
+        "planned": planned,
+        "planned_seated": {
+            player for player, number, _ in seats if planned and number == planned.number
+        },
+    }
 
 
 def _render_dashboard(
-    request: HttpRequest, tournament: Tournament, add_form=None, status: int = 200
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    add_form: AddPlayerForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    registrations = list(tournament.registrations.select_related("player__club"))
-    seated = _seated_player_ids(tournament)
-    for registration in registrations:
-        registration.seated = registration.player_id in seated
+    registrations = list(tournament.registrations.select_related("player__club", "withdrawn_by"))
     context = {
+        **_seating_of(tournament),
         "tournament": tournament,
         "registrations": registrations,
         "registered_count": len(registrations),
         "checked_in_count": sum(1 for r in registrations if r.checked_in),
+        "withdrawn_count": sum(1 for r in registrations if r.withdrawn),
         "add_form": add_form or AddPlayerForm(),
         "clubs": Club.objects.order_by("name").values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
         "seating_methods": Session.Seating.choices[:2],
+        "referee_count": tournament.referees.count(),
+        "poll_seconds": poll_seconds(),
     }
+    context["open_disputes"], context["disputes_version"] = open_count_and_version(tournament)
     return render(request, "tournaments/director/dashboard.html", context, status=status)
 
 
-@_login_to_read
+@login_to_read
 @require_GET
-def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
+def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Players and check-in; asked by htmx, only the counts (they follow each check-in)."""
     tournament = get_tournament_for_director(request, slug)
     if request.htmx:
@@ -187,7 +183,7 @@ def dashboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def add_player(request: HttpRequest, slug: str) -> HttpResponse:
+def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Register one player: a known one (same club and number, or name) or a new one."""
     tournament = get_tournament_for_director(request, slug)
     form = AddPlayerForm(request.POST)
@@ -197,9 +193,8 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
         if line.status is player_import.Status.ERROR:
             form.add_error(None, line.reason[:1].upper() + line.reason[1:] + ".")
         elif line.registered:
-            form.add_error(
-                None, gettext("%(name)s is already registered.") % {"name": line.player.name}
-            )
+            name = line.player.name if line.player else line.row.name
+            form.add_error(None, gettext("%(name)s is already registered.") % {"name": name})
         else:
             try:
                 result = player_import.import_players(parsed, tournament)
@@ -225,7 +220,7 @@ def add_player(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def check_in(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+def check_in(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Set one player's check-in (`checked_in` 1 or 0); htmx gets the player's row back."""
     tournament = get_tournament_for_director(request, slug)
     registration = get_object_or_404(
@@ -233,31 +228,109 @@ def check_in(request: HttpRequest, slug: str, registration_id: int) -> HttpRespo
         pk=registration_id,
         tournament=tournament,
     )
-    value = request.POST.get("checked_in")
-    if value not in ("0", "1"):
+    form = CheckInForm(request.POST)
+    if not form.is_valid():
         return HttpResponseBadRequest("checked_in must be 1 or 0.")
-    registration.checked_in = value == "1"
-    registration.save(update_fields=["checked_in"])
+    try:
+        registration.set_checked_in(form.cleaned_data["checked_in"])
+    except ValueError as error:
+        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
     if not request.htmx:
         return _dashboard(tournament, anchor=f"registration-{registration.pk}")
-    registration.seated = registration.player_id in _seated_player_ids(tournament)
+    return _registration_answer(request, tournament, registration)
+
+
+def _registration_answer(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    registration: Registration,
+    message: str = "",
+    ok: bool = False,
+    withdraw_form: WithdrawForm | None = None,
+) -> HttpResponse:
+    """A player's row for htmx (with what happened), or the dashboard with a message."""
+    if not request.htmx:
+        if message:
+            (messages.success if ok else messages.error)(request, message)
+        return _dashboard(tournament, anchor=f"registration-{registration.pk}")
     response = render(
         request,
         "tournaments/director/dashboard.html#registration",
-        {"tournament": tournament, "registration": registration},
+        {
+            "tournament": tournament,
+            "registration": registration,
+            "message": message,
+            "ok": ok,
+            "withdraw_form": withdraw_form,
+            **_seating_of(tournament),
+        },
     )
     return trigger_client_event(response, REGISTRATIONS_CHANGED)
 
 
 @require_POST
-def check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
+def withdraw(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    """A player withdraws mid-tournament, with a reason: never drawn again, their finished
+    games counting as they are; htmx gets the player's row back."""
+    tournament = get_tournament_for_director(request, slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player__club"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        text = " ".join(str(error) for errors in form.errors.values() for error in errors)
+        return _registration_answer(request, tournament, registration, text, withdraw_form=form)
+    try:
+        unfinished = registration.withdraw(form.cleaned_data["reason"], by=request.user)
+    except ValueError as error:
+        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
+    text = gettext(
+        "%(name)s has withdrawn: they are drawn no more, and their finished games count."
+    ) % {"name": registration.player.name}
+    for table in unfinished:
+        text += " " + gettext(
+            "Their game at table %(table)s of session %(session)s is still being played: the "
+            "table plays it out, or end it at the time limit."
+        ) % {"table": table.number, "session": table.session.number}
+    planned = _seating_of(tournament)
+    if registration.player_id in planned["planned_seated"]:
+        text += " " + gettext(
+            "They are seated in session %(number)s, not started yet: its page suggests how "
+            "to fill their seat."
+        ) % {"number": planned["planned"].number}
+    return _registration_answer(request, tournament, registration, text, ok=True)
+
+
+@require_POST
+def come_back(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    """A withdrawn player returns, checked in again: drawn from the next draw on."""
+    tournament = get_tournament_for_director(request, slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player__club"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    try:
+        registration.come_back(by=request.user)
+    except ValueError as error:
+        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
+    text = gettext("%(name)s is back and checked in: the next draw seats them.") % {
+        "name": registration.player.name
+    }
+    return _registration_answer(request, tournament, registration, text, ok=True)
+
+
+@require_POST
+def check_in_all(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Check every registered player in (`checked_in` 1) or out (0)."""
     tournament = get_tournament_for_director(request, slug)
-    value = request.POST.get("checked_in")
-    if value not in ("0", "1"):
+    form = CheckInForm(request.POST)
+    if not form.is_valid():
         return HttpResponseBadRequest("checked_in must be 1 or 0.")
-    checked_in = value == "1"
-    changed = tournament.registrations.exclude(checked_in=checked_in).update(checked_in=checked_in)
+    checked_in = form.cleaned_data["checked_in"]
+    changed = tournament.check_in_all(checked_in)
     if checked_in:
         text = ngettext("%(count)s player checked in.", "%(count)s players checked in.", changed)
     else:
@@ -267,26 +340,17 @@ def check_in_all(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def remove_registration(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+def remove_registration(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Take a player off the tournament, unless they are seated in one of its sessions."""
     tournament = get_tournament_for_director(request, slug)
     registration = get_object_or_404(
         Registration.objects.select_related("player"), pk=registration_id, tournament=tournament
     )
     name = registration.player.name
-    with transaction.atomic():
-        seats = Seat.objects.filter(
-            table__session__tournament=tournament, player_id=registration.player_id
-        ).select_related("table__session")
-        seat = seats.order_by("table__session__number").first()
-        if seat is None:
-            registration.delete()
-    if seat is not None:
-        messages.error(
-            request,
-            gettext("%(name)s is seated in session %(number)s: a seated player stays registered.")
-            % {"name": name, "number": seat.table.session.number},
-        )
+    try:
+        registration.remove()
+    except ValueError as error:
+        messages.error(request, str(error))
         return _dashboard(tournament, anchor=f"registration-{registration_id}")
     messages.success(request, gettext("%(name)s is no longer registered.") % {"name": name})
     return _dashboard(tournament)
@@ -295,7 +359,13 @@ def remove_registration(request: HttpRequest, slug: str, registration_id: int) -
 # --- CSV import -----------------------------------------------------------
 
 
-def _render_upload(request, tournament, form, status: int = 200, error: str = ""):
+def _render_upload(
+    request: HtmxHttpRequest,
+    tournament: Tournament,
+    form: ImportUploadForm,
+    status: int = 200,
+    error: str = "",
+) -> HttpResponse:
     return render(
         request,
         "tournaments/director/import.html",
@@ -304,9 +374,9 @@ def _render_upload(request, tournament, form, status: int = 200, error: str = ""
     )
 
 
-@_login_to_read
+@login_to_read
 @require_http_methods(["GET", "POST"])
-def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
+def import_upload(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The upload form; a posted file gets its preview, and nothing is written."""
     tournament = get_tournament_for_director(request, slug)
     if request.method == "GET":
@@ -316,6 +386,9 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         return _render_upload(request, tournament, form, status=400)
     data = form.cleaned_data["file"].read()
     parsed = player_import.parse_players_csv(data)
+    # How the file was read (ignored columns, joined names, its encoding): above the preview.
+    for notice in parsed.notices:
+        messages.info(request, notice)
     preview = player_import.classify(parsed, tournament)
     confirm_form = ImportConfirmForm.for_file(tournament, data) if preview.can_confirm else None
     return render(
@@ -333,12 +406,15 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
-def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+def import_confirm(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Import the previewed file in one transaction; rows with errors are skipped."""
     tournament = get_tournament_for_director(request, slug)
     form = ImportConfirmForm(tournament, request.POST)
     if not form.is_valid():
-        error = " ".join(form.errors.get("payload", [gettext("The preview is missing.")]))
+        error = " ".join(
+            str(error)
+            for error in form.errors.get("payload", [gettext("The preview is missing.")])
+        )
         return _render_upload(request, tournament, ImportUploadForm(), status=400, error=error)
     parsed = player_import.parse_players_csv(form.cleaned_data["payload"])
     if not player_import.classify(parsed, tournament).can_confirm:

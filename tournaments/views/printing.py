@@ -1,22 +1,22 @@
 """The printable PDFs: blank score sheets, a game's filled sheet, standings, the report.
 
 Each view checks access as the page it prints does, then streams the PDF inline
-(the browser shows it; printing or saving keeps the file name).
+(the browser shows it; printing or saving keeps the file name). Each PDF is rendered once per
+version of what it shows and kept in the shared cache (`tournaments.caching`): a second
+request for an unchanged report renders nothing; renders beyond the process's bound get 503.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
-from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpRequest
+from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from tournaments import pdf
-from tournaments.views.director import get_tournament_for_director
-from tournaments.views.public import _get_tournament_for_viewer
-from tournaments.views.tables import _get_table_for_user
+from tournaments import access, caching, printing
+from tournaments.sheets import GameSheet
 
 
 def _pdf_response(content: bytes, filename: str) -> FileResponse:
@@ -26,43 +26,64 @@ def _pdf_response(content: bytes, filename: str) -> FileResponse:
     return response
 
 
-@login_required
-@require_GET
-def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
-    """Blank sheets for every table of a session, one page each (the director prints them)."""
-    tournament = get_tournament_for_director(request, slug)
-    session = get_object_or_404(tournament.sessions.select_related("tournament"), number=number)
-    return _pdf_response(
-        pdf.blank_score_sheets(session), f"{slug}-session-{number}-score-sheets.pdf"
+def _pdf(
+    parts: tuple[object, ...], render: Callable[[], bytes], filename: str
+) -> HttpResponseBase:
+    """The PDF of what `parts` name (with its version), rendered once (tournaments.caching)."""
+    return caching.download(
+        ("pdf", *parts), render, lambda content: _pdf_response(content, filename)
     )
 
 
 @require_GET
-def table_sheet(request: HttpRequest, table_id: int) -> FileResponse:
-    """A game's filled sheet, for whoever may follow the table."""
-    table = _get_table_for_user(request, table_id)
+def table_sheet(
+    request: HttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponseBase:
+    """A game's filled sheet, for whoever may follow the table (or holds its code)."""
+    table = access.get_table_for_viewer(request, table_id, code)
     tournament = table.session.tournament
-    user = request.user
     # As on the table page: account names only for the people running the table.
-    show_names = user.is_authenticated and (
-        table.referee_id == user.pk or tournament.is_director(user)
-    )
+    show_names = code is None and access.can_see_names(request.user, table)
     filename = f"{tournament.slug}-session-{table.session.number}-table-{table.number}-sheet.pdf"
-    return _pdf_response(pdf.filled_score_sheet(table.game, show_names=show_names), filename)
+    return _pdf(
+        ("sheet", table.pk, table.game.version, show_names, caching.stamp(tournament)),
+        lambda: printing.filled_score_sheet(GameSheet.load(table.game), show_names=show_names),
+        filename,
+    )
 
 
 @require_GET
-def standings(request: HttpRequest, slug: str, number: int | None = None) -> FileResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
+def standings(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
+    tournament = access.get_tournament_for_viewer(request, slug)
     session = None
     if number is not None:
         session = get_object_or_404(tournament.sessions, number=number)
     name = f"session-{number}-standings" if session else "standings"
-    return _pdf_response(pdf.standings_pdf(tournament, session), f"{slug}-{name}.pdf")
+    return _pdf(
+        (
+            "standings",
+            tournament.pk,
+            number,
+            tournament.live_version(finished_games_only=True),
+            caching.stamp(tournament),
+        ),
+        lambda: printing.standings_pdf(tournament, session),
+        f"{slug}-{name}.pdf",
+    )
 
 
 @require_GET
-def report(request: HttpRequest, slug: str) -> FileResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
-    content = pdf.tournament_report(tournament, show_names=tournament.is_director(request.user))
-    return _pdf_response(content, f"{slug}-report.pdf")
+def report(request: HttpRequest, slug: str) -> HttpResponseBase:
+    tournament = access.get_tournament_for_viewer(request, slug)
+    show_names = access.can_direct(request.user, tournament)
+    return _pdf(
+        (
+            "report",
+            tournament.pk,
+            show_names,
+            tournament.live_version(),
+            caching.stamp(tournament),
+        ),
+        lambda: printing.tournament_report(tournament, show_names=show_names),
+        f"{slug}-report.pdf",
+    )

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+from typing import Any
+
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from scoring import rules
-from scoring.models import Hand, hand_mark
-from tournaments import texts
+from tournaments import caching, texts
+from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
-
-
-def poll_seconds() -> int:
-    """How often the live parts of a page ask whether something changed (tests shorten it)."""
-    return getattr(settings, "LIVE_POLL_SECONDS", 15)
+from tournaments.rules_text import rules_context
+from tournaments.sheets import GameSheet
+from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)
     return render(
         request,
@@ -33,125 +32,111 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
-    ruleset = rules.BELGIAN
-    return render(request, "tournaments/rules.html", _rules_context(ruleset))
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "tournaments/rules.html", rules_context(rules.BELGIAN))
 
 
 @require_GET
-def tournament_rules(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The rules a tournament's games are scored by, in words, from its rule set."""
-    tournament = _get_tournament_for_viewer(request, slug)
-    context = _rules_context(tournament.ruleset)
+    tournament = get_tournament_for_viewer(request, slug)
+    context = rules_context(tournament.ruleset)
     context.update(tournament=tournament, ruleset_name=tournament.get_preset_display())
     return render(request, "tournaments/rules.html", context)
 
 
-def _rules_context(ruleset: rules.Ruleset) -> dict:
-    totals = ruleset.reduction_totals
-    return {
-        "ruleset": ruleset,
-        "ruleset_name": texts.ruleset_name(ruleset.name),
-        # "100 → 50, 200 → 100" when the reductions are not one amount.
-        "reduction_steps": ", ".join(
-            f"{total} → {becomes}" for total, becomes in ruleset.reduction_steps
-        ),
-        # The example of one reduction a round (100 → 50, not on to 0) needs both totals.
-        "chained_example": 50 in totals and 100 in totals,
-    }
-
-
-def can_view(user, tournament: Tournament) -> bool:
-    """Public tournaments for anyone; a private one for its directors and referees only."""
-    if tournament.is_public:
-        return True
-    if not user.is_authenticated:
-        return False
-    return (
-        tournament.is_director(user)
-        or Table.objects.filter(session__tournament=tournament, referee=user).exists()
-    )
-
-
-def _get_tournament_for_viewer(request: HttpRequest, slug: str) -> Tournament:
-    """The tournament, or 404 for anyone who may not see it (names stay hidden)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_view(request.user, tournament):
-        raise Http404("No such tournament.")
-    return tournament
-
-
-def _unchanged(request: HttpRequest, version: str) -> bool:
-    """A poll that already shows this version: answer 204, htmx swaps nothing."""
-    return bool(request.htmx) and request.GET.get("since") == version
-
-
-def _render_live(request, template: str, partial: str, context: dict) -> HttpResponse:
+def _render_live(
+    request: HtmxHttpRequest, template: str, partial: str, context: dict[str, Any]
+) -> HttpResponse:
     if request.htmx:
         template = f"{template}#{partial}"
     return render(request, template, {**context, "poll_seconds": poll_seconds()})
 
 
 @require_GET
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
+def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_viewer(request, slug)
     version = tournament.live_version()
-    if _unchanged(request, version):
+    if unchanged(request, version):
         return HttpResponse(status=204)
-    sessions = list(tournament.sessions.annotate(table_count=Count("tables")))
-    current = next(
-        (s for s in reversed(sessions) if s.status == Session.Status.RUNNING),
-        next((s for s in reversed(sessions) if s.status != Session.Status.PLANNED), None),
-    )
-    tables = []
-    if current is not None:
-        tables = (
-            current.tables.select_related("game")
+
+    def render_live() -> HttpResponse:
+        sessions = list(tournament.sessions.annotate(table_count=Count("tables")))
+        # Every running session's tables (one may still finish while the next one plays);
+        # with none running, the last session played.
+        shown = [s for s in sessions if s.status == Session.Status.RUNNING] or [
+            s for s in sessions[::-1] if s.status != Session.Status.PLANNED
+        ][:1]
+        tables: dict[int, list[Table]] = {session.pk: [] for session in shown}
+        for table in (
+            Table.objects.filter(session__in=shown)
+            .select_related("game")
             .prefetch_related("seats__player")
             .annotate(round_count=Count("game__rounds"))
+            .order_by("session__number", "number")
+        ):
+            tables[table.session_id].append(table)
+        return _render_live(
+            request,
+            "tournaments/tournament.html",
+            "live",
+            {
+                "tournament": tournament,
+                "sessions": sessions,
+                "live_sessions": [(session, tables[session.pk]) for session in shown],
+                "version": version,
+            },
         )
-    return _render_live(
-        request,
-        "tournaments/tournament.html",
-        "live",
-        {
-            "tournament": tournament,
-            "sessions": sessions,
-            "current": current,
-            "tables": tables,
-            "version": version,
-        },
-    )
+
+    if request.htmx:
+        # The phones a version behind get the live part as rendered for the first of them
+        # (after the access check above: a private tournament's stays with its people).
+        return caching.fragment(request, _live_parts(tournament, version), render_live)
+    return render_live()
 
 
 @require_GET
-def standings_page(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
+def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    tournament = get_tournament_for_viewer(request, slug)
     session = None
     if number is not None:
         session = get_object_or_404(tournament.sessions, number=number)
     version = tournament.live_version(finished_games_only=True)
-    if _unchanged(request, version):
+    if unchanged(request, version):
         return HttpResponse(status=204)
-    return _render_live(
-        request,
-        "tournaments/standings.html",
-        "live",
-        {
-            "tournament": tournament,
-            "session": session,
-            "sessions": tournament.sessions.exclude(status=Session.Status.PLANNED),
-            "rows": tournament.standings(session),
-            "scheme": texts.scheme(),
-            "order": texts.tie_break_order(),
-            "version": version,
-        },
-    )
+
+    def render_live() -> HttpResponse:
+        return _render_live(
+            request,
+            "tournaments/standings.html",
+            "live",
+            {
+                "tournament": tournament,
+                "session": session,
+                "sessions": tournament.sessions.exclude(status=Session.Status.PLANNED),
+                "rows": tournament.standings(session),
+                # With a final, the overall standings put its players first.
+                "final": tournament.final_standings() if session is None else None,
+                "scheme": texts.scheme(tournament.ranking),
+                "order": texts.tie_break_order(tournament.ranking),
+                "version": version,
+            },
+        )
+
+    if request.htmx:
+        return caching.fragment(request, _live_parts(tournament, version), render_live)
+    return render_live()
+
+
+def _live_parts(tournament: Tournament, version: str) -> tuple[object, ...]:
+    """What a live part shows besides its path and language: the version, the tournament
+    itself (whether it still polls: its status) and how often it polls."""
+    return (version, caching.stamp(tournament), poll_seconds())
 
 
 @require_GET
-def player_search(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
+def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    tournament = get_tournament_for_viewer(request, slug)
     query = request.GET.get("q", "").strip()
     players = Player.objects.filter(
         Q(registrations__tournament=tournament) | Q(seats__table__session__tournament=tournament)
@@ -169,8 +154,8 @@ def player_search(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    tournament = _get_tournament_for_viewer(request, slug)
+def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
+    tournament = get_tournament_for_viewer(request, slug)
     seats = list(
         Seat.objects.filter(player_id=player_id, table__session__tournament=tournament)
         .select_related("player__club", "table__session", "table__game")
@@ -182,18 +167,14 @@ def player_detail(request: HttpRequest, slug: str, player_id: int) -> HttpRespon
         )
     else:
         player = seats[0].player
-    hands = Hand.objects.filter(seat__in=seats).select_related("round").order_by("round__number")
-    rounds_by_seat: dict[int, list[dict]] = {seat.pk: [] for seat in seats}
-    for hand in hands:
-        rounds_by_seat[hand.seat_id].append(
-            {
-                "number": hand.round.number,
-                "hand": hand,
-                "mark": hand_mark(hand.round, hand),
-                "arrived": hand.total + hand.reduction,
-            }
-        )
-    games = [{"seat": seat, "rounds": rounds_by_seat[seat.pk]} for seat in seats]
+    for seat in seats:
+        # Every game is of this tournament: its rule set is asked once.
+        seat.table.session.tournament = tournament
+    sheets = GameSheet.load_many(seat.table.game for seat in seats)
+    games = [
+        {"seat": seat, "column": sheet.sheet.column(sheet.label(seat)), "sheet": sheet}
+        for seat, sheet in zip(seats, sheets, strict=True)
+    ]
     overall = {standing.player: standing for standing, _ in tournament.standings()}
     return render(
         request,

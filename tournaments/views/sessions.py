@@ -1,169 +1,440 @@
-"""The director's sessions: draw the seating, adjust it, assign referees, start, print."""
+"""The director's sessions: draw the seating, adjust it, assign referees or hand out table
+codes, start, print.
+
+A risky step asks first (`_ask`): drawing a session beyond the tournament's plan, starting
+one while an earlier session still plays. The question page posts the same fields again with
+`confirmed`, so the choices made on the page (the referees) survive the question.
+"""
 
 from __future__ import annotations
 
-import random
+import io
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Q
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import texts
-from tournaments.models import Session, Table, Tournament
+from scoring.errors import FinalError, SeatingError
+from tournaments import printing, texts
+from tournaments.access import get_session_for_director, get_tournament_for_director
+from tournaments.forms_clock import ClockForm, EndGamesForm, StartClockForm
+from tournaments.forms_director import (
+    AdjustForm,
+    DrawForm,
+    RebalanceForm,
+    RefereesForm,
+    SessionStatusForm,
+)
+from tournaments.forms_people import GoAheadForm, SessionEntryForm
+from tournaments.models import Session, Table, TableCode, Tournament
+from tournaments.models.tournaments import BeyondPlan, UnfinishedGames
 from tournaments.qr import qr_svg
-from tournaments.views.director import get_tournament_for_director
+from tournaments.views.live import HtmxHttpRequest
 
 
-def _session_for_director(request: HttpRequest, slug: str, number: int) -> Session:
-    tournament = get_tournament_for_director(request, slug)
-    return get_object_or_404(tournament.sessions.select_related("tournament"), number=number)
+def _sentence(error: ValueError) -> str:
+    """A draw's error as a sentence in the director's language (the models' messages are
+    translated already; the seating's are translated by their code)."""
+    if isinstance(error, SeatingError):
+        return texts.seating_error(error)
+    return texts.sentence(str(error))
 
 
-def _seed(request: HttpRequest) -> int:
-    """The seed typed by the director (to repeat a draw), else a fresh one."""
+def _referees(session: Session) -> Any:
+    """The accounts the referee picker offers: the tournament's referees, and whoever
+    referees a table of this session already (a choice is never dropped unseen). No other
+    account of the site is listed."""
+    return (
+        get_user_model()
+        .objects.filter(
+            Q(refereed_tournaments=session.tournament_id, is_active=True)
+            | Q(refereed_tables__session=session)
+        )
+        .distinct()
+        .order_by("username")
+    )
+
+
+def _code_link(request: HttpRequest, code: TableCode, size: int = 110) -> dict[str, Any]:
+    url = request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
+    return {"url": url, "qr": mark_safe(qr_svg(url, size))}  # noqa: S308 - reportlab's SVG
+
+
+def _with_codes(request: HttpRequest, session: Session, tables: list[Table], size: int = 110):
+    """Each table's code link and QR code (`table.code_link`) while the session takes codes;
+    a table without a code gets one (tables drawn again are new tables)."""
+    codes = session.ensure_codes()
+    for table in tables:
+        code = codes.get(table.pk)
+        table.code_link = _code_link(request, code, size) if code else None  # type: ignore[attr-defined]
+
+
+def _rebalance(session: Session, tables: list[Table]) -> dict[str, Any] | None:
+    """The seating's suggestion for a drawn session whose players came or went, in the
+    page's words: each step with the player's name and the tables' numbers (one query for
+    the players who are not seated here)."""
     try:
-        seed = int(request.POST.get("seed", ""))
-    except ValueError:
-        seed = -1
-    # The seed is stored in a 64-bit column: anything else gets a fresh one.
-    if not 0 < seed < 2**63:
-        seed = random.SystemRandom().randrange(1, 10**9)
-    return seed
+        rebalanced = session.rebalance()
+    except SeatingError as error:
+        # Too few players present to seat anyone: say so, the director seats by hand.
+        return {"impossible": _sentence(error)}
+    if rebalanced is None:
+        return None
+    seated = {seat.player_id: seat.player for table in tables for seat in table.seats.all()}
+    registrations = {
+        registration.player_id: registration
+        for registration in session.tournament.registrations.filter(
+            player_id__in={step.player for step in rebalanced.moves}
+        ).select_related("player")
+    }
+
+    def name(player: int) -> str:
+        if player in seated:
+            return seated[player].name
+        return registrations[player].player.name if player in registrations else str(player)
+
+    steps = [
+        {
+            "name": name(step.player),
+            "leaves": step.leaves,
+            "arrives": step.arrives,
+            "withdrawn": step.player in registrations and registrations[step.player].withdrawn,
+            "from": None if step.from_table is None else step.from_table + 1,
+            "to": None if step.to_table is None else step.to_table + 1,
+            "repeats": step.repeats,
+        }
+        for step in rebalanced.moves
+    ]
+    return {
+        "steps": steps,
+        "moved": rebalanced.moved,
+        "key": Session.rebalance_key(rebalanced),
+        "closed": [index + 1 for index in rebalanced.closed_tables],
+        "opened": [index + 1 for index in rebalanced.opened_tables],
+    }
 
 
-def _render_session(request, session: Session, message: str = "", status: int = 200):
+def _render_session(
+    request: HttpRequest,
+    session: Session,
+    message: str = "",
+    status: int = 200,
+    *,
+    partials: tuple[str, ...] = (),
+    rebalance_message: str = "",
+    clock_message: str = "",
+    end_question: dict[str, Any] | None = None,
+) -> HttpResponse:
     tables = list(
         session.tables.select_related("referee")
         .prefetch_related("seats__player")
         .order_by("number")
     )
+    _with_codes(request, session, tables)
     players = sorted(
         (seat.player for table in tables for seat in table.seats.all()), key=lambda p: p.name
     )
+    unfinished = (
+        session.unfinished_earlier_tables() if session.status == Session.Status.PLANNED else []
+    )
+    context = {
+        "tournament": session.tournament,
+        "session": session,
+        "tables": tables,
+        "players": players,
+        "referees": _referees(session),
+        "message": message,
+        "methods": Session.Seating.choices[:2],
+        "entry_form": SessionEntryForm(initial={"entry": session.entry}),
+        "unfinished": texts.sentence(str(UnfinishedGames(unfinished))) if unfinished else "",
+        "rebalance": _rebalance(session, tables),
+        "rebalance_message": rebalance_message,
+        # The session clock: its log, the tables still playing (to end every game at once).
+        "clock_events": list(session.clock_events.select_related("by", "table")[:50]),
+        "playing_tables": _playing_tables(session),
+        "clock_message": clock_message,
+        "end_question": end_question,
+    }
+    if partials:
+        # An htmx answer: the first part swaps the target, the others come out of band.
+        return HttpResponse(
+            "".join(
+                render_to_string(
+                    f"tournaments/sessions/session.html#{name}",
+                    {**context, "oob": index > 0},
+                    request,
+                )
+                for index, name in enumerate(partials)
+            ),
+            status=status,
+        )
+    return render(request, "tournaments/sessions/session.html", context, status=status)
+
+
+def _ask(
+    request: HttpRequest,
+    tournament: Tournament,
+    question: str,
+    confirm: str,
+    back: str,
+) -> HttpResponse:
+    """Ask before a risky step: the same post again with `confirmed`, or back."""
+    fields = [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in ("csrfmiddlewaretoken", "confirmed")
+        for value in values
+    ]
     return render(
         request,
-        "tournaments/sessions/session.html",
+        "tournaments/director/confirm.html",
         {
-            "tournament": session.tournament,
-            "session": session,
-            "tables": tables,
-            "players": players,
-            "referees": get_user_model().objects.filter(is_active=True).order_by("username"),
-            "message": message,
-            "methods": Session.Seating.choices[:2],
+            "tournament": tournament,
+            "question": question,
+            "confirm": confirm,
+            "action": request.path,
+            "fields": fields,
+            "back": back,
         },
-        status=status,
     )
+
+
+def _go_ahead(request: HttpRequest) -> dict[str, bool]:
+    form = GoAheadForm(request.POST)
+    form.is_valid()  # two check boxes: anything else is "no"
+    return {name: bool(form.cleaned_data.get(name)) for name in ("confirmed", "with_referees")}
 
 
 @login_required
 @require_GET
 def session_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _render_session(request, _session_for_director(request, slug, number))
+    return _render_session(request, get_session_for_director(request, slug, number))
 
 
 @login_required
 @require_POST
 def session_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """Open the next session and draw its seating from the checked-in players."""
+    """Open the next session and draw its seating from the checked-in players; a session
+    beyond the tournament's plan is drawn once the director confirms it."""
     tournament = get_tournament_for_director(request, slug)
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        last = locked.sessions.order_by("-number").first()
-        if last is not None and last.status == Session.Status.PLANNED:
-            return redirect("session_manage", slug, last.number)
-        session = Session.objects.create(
-            tournament=locked, number=(last.number + 1) if last else 1
+    form = DrawForm(request.POST)
+    form.is_valid()  # every field has a default: a bad method or seed gets the default
+    try:
+        session = tournament.open_session(
+            form.cleaned_data.get("method", Session.Seating.RANDOM),
+            form.cleaned_data["seed"],
+            beyond_plan=_go_ahead(request)["confirmed"],
         )
-        try:
-            session.draw(request.POST.get("method", Session.Seating.RANDOM), _seed(request))
-        except ValueError as error:
-            transaction.set_rollback(True)
-            messages.error(request, _sentence(error))
-            return redirect("manage_tournament", slug)
-    return redirect("session_manage", slug, session.number)
+    except BeyondPlan as question:
+        return _ask(
+            request,
+            tournament,
+            texts.sentence(str(question)),
+            gettext("Draw session %(number)s anyway") % {"number": question.number},
+            reverse("manage:tournament", args=[slug]),
+        )
+    except ValueError as error:
+        messages.error(request, _sentence(error))
+        return redirect("manage:tournament", slug)
+    return redirect("manage:session", slug, session.number)
+
+
+@login_required
+@require_POST
+def final_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open the final once the qualifying sessions are over: the top of the standings, seated
+    by standings."""
+    tournament = get_tournament_for_director(request, slug)
+    try:
+        session = tournament.open_final()
+    except FinalError as error:
+        messages.error(request, texts.final_error(error))
+        return redirect("manage:tournament", slug)
+    except ValueError as error:
+        messages.error(request, _sentence(error))
+        return redirect("manage:tournament", slug)
+    return redirect("manage:session", slug, session.number)
 
 
 @login_required
 @require_POST
 def session_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    session = _session_for_director(request, slug, number)
+    session = get_session_for_director(request, slug, number)
+    form = DrawForm(request.POST)
+    form.is_valid()
     try:
-        session.draw(request.POST.get("method", Session.Seating.RANDOM), _seed(request))
+        session.draw(
+            form.cleaned_data.get("method", Session.Seating.RANDOM), form.cleaned_data["seed"]
+        )
     except ValueError as error:
         return _render_session(request, session, _sentence(error), status=400)
-    return redirect("session_manage", slug, number)
+    return redirect("manage:session", slug, number)
 
 
 @login_required
 @require_POST
 def session_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A manual swap of two players, or a move of one player to another table."""
-    session = _session_for_director(request, slug, number)
+    session = get_session_for_director(request, slug, number)
+    form = AdjustForm(request.POST)
+    if not form.is_valid():
+        return _render_session(request, session, form.message(), status=400)
+    player = form.cleaned_data["player"]
     try:
-        player = int(request.POST.get("player", ""))
-        if request.POST.get("action") == "swap":
-            session.swap_players(player, int(request.POST.get("other", "")))
+        if form.cleaned_data["action"] == "swap":
+            session.swap_players(player, form.cleaned_data["other"])
         else:
-            session.move_player(player, int(request.POST.get("table", "")))
+            session.move_player(player, form.cleaned_data["table"])
     except ValueError as error:
-        text = str(error)
-        if text.startswith("invalid literal"):
-            text = gettext("choose the players (and the table) first")
-        return _render_session(request, session, _sentence(ValueError(text)), status=400)
-    return redirect("session_manage", slug, number)
+        return _render_session(request, session, _sentence(error), status=400)
+    return redirect("manage:session", slug, number)
+
+
+@login_required
+@require_POST
+def session_rebalance(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """Apply the seating's suggestion for the players who came or went (the one the page
+    showed, by its key); htmx gets the seating, the counts and the hand adjustments back."""
+    session = get_session_for_director(request, slug, number)
+    form = RebalanceForm(request.POST)
+    message = ""
+    if not form.is_valid():
+        message = gettext("The suggestion is missing: reload the page.")
+    else:
+        try:
+            session.apply_rebalance(form.cleaned_data["key"], by=request.user)
+        except ValueError as error:
+            message = _sentence(error)
+    if request.htmx:
+        if not message:
+            message = gettext("Done: the seating follows the players present.")
+        return _render_session(
+            request,
+            session,
+            partials=("seating", "size", "adjust"),
+            rebalance_message=message,
+        )
+    if message:
+        return _render_session(request, session, message, status=400)
+    messages.success(request, gettext("Done: the seating follows the players present."))
+    return redirect("manage:session", slug, number)
 
 
 @login_required
 @require_POST
 def session_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    session = _session_for_director(request, slug, number)
-    users = set(get_user_model().objects.values_list("pk", flat=True))
-    tables = list(session.tables.all())
-    for table in tables:
-        chosen = request.POST.get(f"referee_{table.number}", "")
-        if chosen and (not chosen.isdigit() or int(chosen) not in users):
-            return _render_session(
-                request, session, gettext("Choose referees from the list."), 400
-            )
-        table.referee_id = int(chosen) if chosen else None
-    Table.objects.bulk_update(tables, ["referee"])
-    return redirect("session_manage", slug, number)
+    session = get_session_for_director(request, slug, number)
+    form = RefereesForm(session, _referees(session), request.POST)
+    if not form.is_valid():
+        first = next(iter(form.errors.values()))[0]
+        return _render_session(request, session, str(first), 400)
+    session.assign_referees(form.referees())
+    return redirect("manage:session", slug, number)
 
 
 @login_required
 @require_POST
 def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    session = _session_for_director(request, slug, number)
+    """Start the session (with the referees chosen on the page, when the post carries them)
+    or finish it. Starting while an earlier session still plays asks first, naming the
+    tables."""
+    session = get_session_for_director(request, slug, number)
+    form = SessionStatusForm(request.POST)
+    form.is_valid()
+    go = _go_ahead(request)
     try:
-        if request.POST.get("action") == "finish":
+        if form.cleaned_data.get("action") == "finish":
             session.finish()
         else:
-            session.start()
+            referees = None
+            if go["with_referees"]:
+                picked = RefereesForm(session, _referees(session), request.POST)
+                if not picked.is_valid():
+                    first = next(iter(picked.errors.values()))[0]
+                    return _render_session(request, session, str(first), 400)
+                referees = picked.referees()
+            session.start(
+                referees,
+                confirmed=go["confirmed"],
+                start_clock=StartClockForm(request.POST).wanted(),
+                by=request.user,
+            )
+    except UnfinishedGames as question:
+        return _ask(
+            request,
+            session.tournament,
+            texts.sentence(str(question)),
+            gettext("Start session %(number)s anyway") % {"number": session.number},
+            reverse("manage:session", args=[slug, number]),
+        )
     except ValueError as error:
         return _render_session(request, session, _sentence(error), status=400)
-    return redirect("session_manage", slug, number)
+    return redirect("manage:session", slug, number)
+
+
+@login_required
+@require_POST
+def session_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The session's own way of entering rounds (or the tournament's)."""
+    session = get_session_for_director(request, slug, number)
+    form = SessionEntryForm(request.POST)
+    if not form.is_valid():
+        first = next(iter(form.errors.values()))[0]
+        return _render_session(request, session, str(first), 400)
+    try:
+        session.set_entry(form.cleaned_data["entry"])
+    except ValueError as error:
+        return _render_session(request, session, _sentence(error), status=400)
+    return redirect("manage:session", slug, number)
+
+
+@login_required
+@require_POST
+def reissue_code(
+    request: HtmxHttpRequest, slug: str, number: int, table_number: int
+) -> HttpResponse:
+    """Revoke a table's code and issue a new one: the old link stops working at once."""
+    session = get_session_for_director(request, slug, number)
+    table = get_object_or_404(session.tables.all(), number=table_number)
+    try:
+        code = session.reissue_code(table)
+    except ValueError as error:
+        return _render_session(request, session, _sentence(error), status=400)
+    if request.htmx:
+        table.code_link = _code_link(request, code)  # type: ignore[attr-defined]
+        return render(
+            request,
+            "tournaments/sessions/session.html#code",
+            {"tournament": session.tournament, "session": session, "table": table, "new": True},
+        )
+    messages.success(
+        request,
+        gettext("Table %(number)s has a new code: the old link no longer works.")
+        % {"number": table.number},
+    )
+    return redirect(reverse("manage:session", args=[slug, number]) + f"#table-{table.number}")
 
 
 @login_required
 @require_GET
 def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Print-ready: every player's table and seat, alphabetically, with the site's QR code."""
-    session = _session_for_director(request, slug, number)
-    seats = [
-        (seat.player, seat.table, seat.position)
-        for table in session.tables.prefetch_related("seats__player").order_by("number")
-        for seat in table.seats.all()
-    ]
+    """Print-ready: every player's table and seat, alphabetically, with the site's QR code;
+    while the session takes table codes, each table's code link and QR code."""
+    session = get_session_for_director(request, slug, number)
+    tables = list(session.tables.prefetch_related("seats__player").order_by("number"))
+    _with_codes(request, session, tables, size=150)
+    seats = [(seat.player, table, seat.position) for table in tables for seat in table.seats.all()]
     seats.sort(key=lambda row: row[0].name.casefold())
-    url = request.build_absolute_uri(reverse("tournament", args=[slug]))
+    url = request.build_absolute_uri(reverse("public:tournament", args=[slug]))
     return render(
         request,
         "tournaments/sessions/table_list.html",
@@ -171,14 +442,135 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "tournament": session.tournament,
             "session": session,
             "seats": seats,
-            "tables": session.tables.prefetch_related("seats__player").order_by("number"),
+            "tables": tables,
             "url": url,
             "qr": mark_safe(qr_svg(url)),  # noqa: S308 - reportlab's own SVG
+            "codes": any(table.code_link for table in tables),  # type: ignore[attr-defined]
         },
     )
 
 
-def _sentence(error: Exception) -> str:
-    """A draw's error as a sentence in the director's language (the seating module's English
-    messages are translated by their pattern; the models' are translated already)."""
-    return texts.seating_error(str(error))
+@login_required
+@require_GET
+def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
+    """Blank sheets for every table of a session, one page each (the director prints them);
+    while the session takes table codes, each sheet carries its table's link and QR code."""
+    session = get_session_for_director(request, slug, number)
+    links = {
+        table_id: request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
+        for table_id, code in session.ensure_codes().items()
+    }
+    content = printing.blank_score_sheets(session, links=links)
+    response = FileResponse(
+        io.BytesIO(content),
+        filename=f"{slug}-session-{number}-score-sheets.pdf",
+        content_type="application/pdf",
+    )
+    # The codes change when reissued: always print the current ones.
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# --- the session clock ------------------------------------------------------------------
+
+
+def _playing_tables(session: Session) -> list[int]:
+    """The numbers of the tables whose game is not over (one query; none before the start)."""
+    if session.status == Session.Status.PLANNED:
+        return []
+    return list(
+        session.tables.filter(game__finished=False)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _clock_answer(
+    request: HtmxHttpRequest,
+    session: Session,
+    message: str,
+    *,
+    failed: bool = False,
+    end_question: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """An htmx post gets the clock's section (the message in it); a plain one the session
+    page: after a change, by a redirect (the message flashed), a refusal with status 400."""
+    if request.htmx:
+        return _render_session(
+            request,
+            session,
+            partials=("clock",),
+            clock_message=message,
+            end_question=end_question,
+        )
+    if failed:
+        return _render_session(request, session, clock_message=message, status=400)
+    messages.success(request, message)
+    page = reverse("manage:session", args=[session.tournament.slug, session.number])
+    return redirect(page + "#clock")
+
+
+@login_required
+@require_POST
+def session_clock(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """The session clock's time limit, start, pause, resume, or an extension for every table
+    or one; each logged as the director's (Session's clock methods)."""
+    session = get_session_for_director(request, slug, number)
+    form = ClockForm(session, request.POST)
+    if not form.is_valid():
+        return _clock_answer(request, session, form.message(), failed=True)
+    try:
+        done = form.apply(by=request.user)
+    except ValueError as error:
+        return _clock_answer(request, session, _sentence(error), failed=True)
+    return _clock_answer(request, session, done)
+
+
+@login_required
+@require_POST
+def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
+    """End every unfinished game of the session at the time limit, with a reason, once the
+    director confirms (the question names the tables); one transaction."""
+    session = get_session_for_director(request, slug, number)
+    form = EndGamesForm(request.POST)
+    if not form.is_valid():
+        return _clock_answer(request, session, form.errors.as_text(), failed=True)
+    reason = form.cleaned_data["reason"]
+    if not form.cleaned_data["confirmed"]:
+        playing = _playing_tables(session)
+        if not playing:
+            message = _sentence(ValueError(gettext("every game of this session is over already")))
+            return _clock_answer(request, session, message, failed=True)
+        question = ngettext(
+            "End the game of table %(tables)s at the time limit? Its current totals become final.",
+            "End the games of tables %(tables)s at the time limit? Their current totals "
+            "become final.",
+            len(playing),
+        ) % {"tables": ", ".join(str(table) for table in playing)}
+        confirm = ngettext("End %(count)s game", "End %(count)s games", len(playing)) % {
+            "count": len(playing)
+        }
+        if request.htmx:
+            return _clock_answer(
+                request,
+                session,
+                "",
+                end_question={"question": question, "confirm": confirm, "reason": reason},
+            )
+        return _ask(
+            request,
+            session.tournament,
+            question,
+            confirm,
+            reverse("manage:session", args=[slug, number]) + "#clock",
+        )
+    try:
+        ended = session.end_games(by=request.user, reason=reason)
+    except ValueError as error:
+        return _clock_answer(request, session, _sentence(error), failed=True)
+    done = ngettext(
+        "%(count)s game ended at the time limit.",
+        "%(count)s games ended at the time limit.",
+        len(ended),
+    ) % {"count": len(ended)}
+    return _clock_answer(request, session, done)

@@ -1,69 +1,61 @@
+"""The table pages: follow a game; its referee records, corrects and undoes rounds."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import DatabaseError
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import rules
-from scoring.models import Game, RoundConflict, Sheet, SheetChanged, same_entries
-from tournaments import texts
-from tournaments.forms import CorrectionForm, ReasonForm, RoundForm
-from tournaments.models import Session, Table
-from tournaments.pdf import progression_svg
-from tournaments.views.public import can_view, poll_seconds
-
-# --- access ---------------------------------------------------------------
-
-READ, REFEREE, DIRECTOR = "read", "referee", "director"
-
-
-def can_write(user, table: Table) -> bool:
-    """Directors at their tournaments; a referee at their table while it plays."""
-    if not user.is_authenticated:
-        return False
-    tournament = table.session.tournament
-    if tournament.is_director(user):
-        return True
-    # A signed-off sheet is closed to the referee: only a director changes it.
-    return (
-        not table.game.signed_off
-        and table.referee_id == user.pk
-        and table.session.status == Session.Status.RUNNING
-        and tournament.status == tournament.Status.RUNNING
-    )
-
-
-def _get_table_for_user(request: HttpRequest, table_id: int, need: str = READ) -> Table:
-    """The table, or 404 for who may not see it and 403 for who may only read it."""
-    table = get_object_or_404(
-        Table.objects.select_related("session__tournament", "game", "referee"),
-        pk=table_id,
-    )
-    user = request.user
-    tournament = table.session.tournament
-    if not can_view(user, tournament):
-        raise Http404("No such table.")
-    if need == REFEREE and not can_write(user, table):
-        raise PermissionDenied(
-            gettext("Only the table's referee or a director can change this game.")
-        )
-    if need == DIRECTOR and not tournament.is_director(user):
-        raise PermissionDenied(gettext("Only a director of the tournament can do this."))
-    return table
+from scoring.errors import WARNING_MESSAGES, GameError
+from scoring.records import round_to_record
+from scoring.sheet import Mark
+from tournaments import access, caching, texts
+from tournaments.access import Entrant
+from tournaments.chart import progression_svg
+from tournaments.forms import (
+    ENDING_MISSING,
+    ConfirmForm,
+    CorrectionForm,
+    DisputeForm,
+    ReasonForm,
+    RoundForm,
+    SyncForm,
+    VersionForm,
+)
+from tournaments.models import (
+    AlreadyApplied,
+    Dispute,
+    GameChange,
+    RoundConflict,
+    Session,
+    SheetChanged,
+    Table,
+)
+from tournaments.models.games import describe_entries
+from tournaments.sheets import EntrySheet, GameSheet
+from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
 
 def _sentence(error: Exception) -> str:
     """An error as the referee reads it, in their language: "The game is already over." """
-    if isinstance(error, rules.GameError):
-        return texts.game_error(error.message)
-    # SheetChanged and ValueError speak the active language already.
+    if isinstance(error, GameError):
+        return texts.game_error(error)
+    # SheetChanged speaks the active language already.
     return texts.sentence(str(error))
 
 
@@ -72,7 +64,7 @@ def _sentence(error: Exception) -> str:
 
 @login_required
 @require_GET
-def my_tables(request: HttpRequest) -> HttpResponse:
+def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     """A referee's tables in running sessions; a director's tables of their tournaments."""
     user = request.user
     tables = (
@@ -88,63 +80,201 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
-def _live_context(request, table: Table, form=None, message: str = "") -> dict:
-    game: Game = table.game
-    sheet = game.sheet()
-    editable = can_write(request.user, table)
-    show_names = (
-        editable
-        or (request.user.is_authenticated and table.referee_id == request.user.pk)
-        or table.session.tournament.is_director(request.user)
-    )
+def _entrant(request: HtmxHttpRequest, table: Table, code: str | None) -> Entrant | None:
+    """Who may record at the table on this page: its referee or a director, or the holder of
+    a working table code; None for a follower."""
+    if code is not None:
+        found = access.find_code(request, code)
+        return None if table.game.signed_off else Entrant(table, code=found)
+    if access.can_referee(request.user, table):
+        return Entrant(table, user=request.user)
+    return None
+
+
+def _follower(request: HtmxHttpRequest, table: Table) -> bool:
+    """Someone who only follows the table by account (or none): the same sheet as anyone
+    else following it, no entry controls and no account names."""
+    user = request.user
+    return not access.can_referee(user, table) and not access.can_see_names(user, table)
+
+
+def _live_context(
+    request: HtmxHttpRequest,
+    table: Table,
+    form: RoundForm | None = None,
+    message: str = "",
+    code: str | None = None,
+) -> dict[str, Any]:
+    game = table.game
+    sheet = GameSheet.load(game)
+    entrant = _entrant(request, table, code)
+    editable = entrant is not None
+    show_names = code is None and access.can_see_names(request.user, table)
     if form is None and editable and not game.finished:
-        form = RoundForm(
-            sheet,
-            game.ruleset,
-            initial={"number": len(sheet.rounds) + 1},
-            auto_id="r_%s",
-        )
+        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
     return {
         "table": table,
         "tournament": table.session.tournament,
         "game": game,
         "sheet": sheet,
-        "rows": sheet.rows(),
-        "chart": mark_safe(progression_svg(sheet, ruleset=game.ruleset)),  # noqa: S308 - reportlab's SVG, escaped
-        "seats": sheet.seats,
-        "players": sheet.players,
-        "decks": game.ruleset.decks(len(sheet.seats)),
-        "ruleset": game.ruleset,
-        "winners": [seat for seat in sheet.seats if game.finished and seat.rank == 1],
+        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - reportlab's SVG, escaped
+        "decks": sheet.ruleset.decks(len(sheet.seats)),
+        "ruleset": sheet.ruleset,
         # A refused form stays on screen with its entries, even after the end.
         "form": form if form is not None and (form.is_bound or not game.finished) else None,
         "editable": editable,
-        "is_director": table.session.tournament.is_director(request.user),
+        "is_director": code is None and access.can_direct(request.user, table.session.tournament),
+        # The table page by account (tables:) or by table code (codes:), with the same views.
+        "ns": "codes" if code is not None else "tables",
+        "key": code if code is not None else table.pk,
+        "by_code": code is not None,
+        "confirmations": _confirmations(sheet),
+        "disputes": list(game.disputes.all()[:20]),
+        "dispute_form": DisputeForm(sheet),
         "message": message,
         "poll_seconds": poll_seconds(),
+        # The session clock's state as the sheet's poll sends it back (`table_detail`).
+        "clock_token": table.session.clock(table).token,
         # Followers see the sheet; account names stay with the people running the table.
         "show_names": show_names,
-        "changes": _history(game, table, show_names),
+        "changes": _history(game.changes.select_related("user")[:50], table, show_names),
         "reason_form": ReasonForm(initial={"version": game.version}),
+        # The device's copy of the game and the words it needs offline (editable pages).
+        "device_state": _device_state(sheet) if editable else None,
+        "device_texts": _device_texts(sheet.ruleset.name) if editable else None,
     }
 
 
-def _history(game: Game, table: Table, show_names: bool) -> list:
-    """The last 50 changes, each with `who` as this viewer may read it."""
-    changes = list(game.changes.select_related("user")[:50])
-    for change in changes:
-        if show_names:
-            username = change.user.get_username() if change.user else ""
-            change.who = username or gettext("someone")
-        elif change.user_id == table.referee_id:
-            change.who = gettext("the referee")
-        else:
-            change.who = gettext("a director")
-    return changes
+def _confirmations(sheet: GameSheet) -> dict[str, Any] | None:
+    """Who agreed to a finished sheet of a table-code session, and who may still."""
+    game = sheet.game
+    if not (game.finished and game.table.session.by_table_codes):
+        return None
+    agreed = set(game.confirmations.values_list("seat_id", flat=True))
+    return {
+        "seats": [(seat, seat.pk in agreed) for seat in sheet.seats],
+        "count": len(agreed),
+        "needed": game.confirmations_needed(),
+    }
 
 
-def _render_live(request, table: Table, form=None, message: str = "", status: int = 200):
-    context = _live_context(request, table, form, message)
+def _device_state(sheet: GameSheet) -> dict[str, Any]:
+    """The game as the table page's script scores it on the device (scoring, offline)."""
+    game, ruleset = sheet.game, sheet.ruleset
+    return {
+        "version": game.version,
+        "finished": game.finished,
+        "ended_at_time_limit": game.ended_at_time_limit,
+        "signed_off": game.signed_off,
+        "players": list(sheet.players),
+        "positions": [seat.position for seat in sheet.seats],
+        "ruleset": ruleset.name,
+        "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
+        "rounds": [round_to_record(row.entries, ruleset) for row in sheet.rows],
+    }
+
+
+def _device_texts(ruleset: str) -> dict[str, Any]:
+    """What the table page's script says, in the page's language (placeholders %(name)s)."""
+
+    def forms_of(singular: str, plural: str) -> list[str]:
+        return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
+
+    return {
+        "language": get_language(),
+        "round": gettext("Round %(number)s"),
+        "record": gettext("Record round %(number)s"),
+        "preview": gettext("Preview of round %(number)s"),
+        # A player's line of the preview: a sentence with the name in it (French puts a
+        # narrow space before the colon); the script fills it with the escaped name.
+        "preview_line": gettext("<bdi>%(player)s</bdi>: +%(points)s → <strong>%(total)s</strong>"),
+        "preview_line_reduced": gettext(
+            "<bdi>%(player)s</bdi>: +%(points)s → %(arrived)s → <strong>%(total)s</strong> "
+            "(−%(reduction)s)"
+        ),
+        "emptied_hand": gettext("emptied hand"),
+        "false_yaniv_word": gettext("false Yaniv"),
+        "assaf": gettext("Assaf"),
+        "false_yaniv": gettext(
+            "False Yaniv: %(caller)s gets %(penalty)s + %(neighbour)s's %(hand)s = %(points)s"
+        ),
+        "eliminated": gettext("Out of the game after this round: %(players)s."),
+        "ends_game": gettext("This round ends the game."),
+        "over_150": forms_of(
+            "This round ends the game: %(over)s is over 150.",
+            "This round ends the game: %(over)s are over 150.",
+        ),
+        "over_limit": forms_of(
+            "This round ends the game: %(over)s is above %(limit)s.",
+            "This round ends the game: %(over)s are above %(limit)s.",
+        ),
+        "dealt_out": forms_of(
+            "This round ends the game: every player has dealt once.",
+            "This round ends the game: every player has dealt %(deals)s times.",
+        ),
+        "winners": forms_of("Winner: %(winners)s.", "Winners: %(winners)s."),
+        "preview_waits": gettext(
+            "The preview appears once every hand and the ending are entered."
+        ),
+        "out_of_game": gettext("Out of the game"),
+        "pending": gettext("not sent yet"),
+        "saved_here": gettext("Round %(number)s is kept on this phone."),
+        "saved": gettext("Round %(number)s saved."),
+        "corrected": gettext("Round %(number)s corrected."),
+        "undone": gettext("Last round undone."),
+        "all_saved": gettext("Saved."),
+        "waiting": forms_of("%(count)s change waiting.", "%(count)s changes waiting."),
+        "offline": gettext("No connection: kept on this phone, sent when the Wi-Fi is back."),
+        "syncing": gettext("Sending…"),
+        "conflict": gettext("Two versions of a round: choose below."),
+        "stale": gettext(
+            "The sheet changed on another device before your change to round %(number)s."
+        ),
+        "apply_anyway": gettext("Apply mine anyway"),
+        "discard_mine": gettext("Discard mine"),
+        "closed": gettext(
+            "This table no longer takes changes from you (%(reason)s) — your %(count)s "
+            "changes are kept on this phone: show them to the director."
+        ),
+        "refused": gettext("Not stored: %(reason)s"),
+        "correct_round": gettext("Correct round %(number)s"),
+        "reason": gettext("Reason"),
+        "save_correction": gettext("Save the correction"),
+        "cancel": gettext("Cancel"),
+        "enter_hand": gettext("Enter %(player)s's hand total."),
+        "hand_range": gettext("%(player)s's hand must be a whole number from 0 to %(max)s."),
+        "ending_missing": str(ENDING_MISSING),
+        "errors": texts.error_templates(ruleset),
+        "warnings": {code: gettext(message) for code, message in WARNING_MESSAGES.items()},
+        "marks": {mark.value: texts.mark_letter(mark) for mark in Mark},
+    }
+
+
+def _history(
+    changes: Iterable[GameChange], table: Table, show_names: bool
+) -> list[tuple[GameChange, str]]:
+    """The last changes, each with who made it as this viewer may read it."""
+    return [(change, _who(change, table, show_names)) for change in changes]
+
+
+def _who(change: GameChange, table: Table, show_names: bool) -> str:
+    if show_names:
+        return (change.user.get_username() if change.user else "") or gettext("someone")
+    if change.user_id == table.referee_id:
+        return gettext("the referee")
+    return gettext("a director")
+
+
+def _render_live(
+    request: HtmxHttpRequest,
+    table: Table,
+    form: RoundForm | None = None,
+    message: str = "",
+    status: int = 200,
+    conflict: dict[str, Any] | None = None,
+    code: str | None = None,
+) -> HttpResponse:
+    context = {**_live_context(request, table, form, message, code), "conflict": conflict}
     template = "tournaments/table.html"
     if request.htmx:
         template += "#live"
@@ -152,173 +282,198 @@ def _render_live(request, table: Table, form=None, message: str = "", status: in
 
 
 @require_GET
-def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id)
-    # Followers' pages poll: nothing changed, nothing to swap.
-    if request.htmx and request.GET.get("since") == str(table.game.version):
+def table_detail(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
+    table = access.get_table_for_viewer(request, table_id, code)
+    # The pages poll: nothing changed, nothing to swap. "Changed" is the game's version or
+    # the session clock's state (its token, read off the session row loaded with the table:
+    # no query; it moves when the director changes the clock and once when the time is up).
+    clock_token = table.session.clock(table).token
+    if (
+        request.htmx
+        and request.GET.get("since") == str(table.game.version)
+        and request.GET.get("clock", "") == clock_token
+    ):
         return HttpResponse(status=204)
-    return _render_live(request, table)
+    if request.htmx and request.GET.get("part") == "sheet":
+        if code is None and _follower(request, table):
+            # A follower's poll a version behind: the sheet as rendered for the first of them
+            # (tournaments.caching; after the access check above).
+            return caching.fragment(
+                request,
+                (
+                    "sheet",
+                    table.game.version,
+                    clock_token,
+                    caching.stamp(table.session.tournament),
+                    poll_seconds(),
+                ),
+                lambda: render(
+                    request,
+                    "tournaments/table.html#sheet",
+                    _live_context(request, table, code=code),
+                ),
+            )
+        # The sheet alone: a referee's entry form, being typed in, stays as it is.
+        context = _live_context(request, table, code=code)
+        return render(request, "tournaments/table.html#sheet", context)
+    return _render_live(request, table, code=code)
 
 
 @require_POST
-def sign_off(request: HttpRequest, table_id: int) -> HttpResponse:
+def sign_off(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """The referee signs the finished sheet off, as the players sign the paper one."""
-    table = _get_table_for_user(request, table_id, REFEREE)
+    table = access.get_table_for_referee(request, table_id)
+    form = VersionForm(request.POST)
     message = gettext("Sheet signed off.")
-    try:
-        table.game.sign_off(by=request.user, version=int(request.POST.get("version", -1)))
-    except (ValueError, rules.GameError, SheetChanged) as error:
-        message = _sentence(error)
+    if not form.is_valid():
+        message = texts.sentence(str(SheetChanged()))
     else:
-        if not request.htmx:
-            return redirect(table)
+        try:
+            table.game.sign_off(by=request.user, version=form.cleaned_data["version"])
+        except (GameError, SheetChanged) as error:
+            message = _sentence(error)
+        else:
+            if not request.htmx:
+                return redirect(table)
+            return _render_live(request, table, message=message)
     return _render_live(request, table, message=message, status=200 if request.htmx else 400)
 
 
 @require_POST
-def round_preview(request: HttpRequest, table_id: int) -> HttpResponse:
+def round_preview(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
     """What the round being typed would do; saves nothing."""
-    table = _get_table_for_user(request, table_id, REFEREE)
-    game: Game = table.game
-    sheet = game.sheet()
-    form = RoundForm(sheet, game.ruleset, request.POST, auto_id="r_%s")
+    table = access.get_entrant(request, table_id, code).table
+    sheet = GameSheet.load(table.game)
+    form = RoundForm(sheet, request.POST, auto_id="r_%s")
     preview = None
     if form.is_valid():
         try:
-            result = game.preview_round(form.entries, sheet)
-        except rules.GameError as error:
+            preview = sheet.preview(form.entries)
+        except GameError as error:
             form.add_game_error(error)
-        else:
-            preview = _preview(sheet, form.entries, result, game.ruleset)
     return render(
         request,
         "tournaments/table.html#preview",
-        {"form": form, "preview": preview},
+        {"form": form, "preview": preview, "previewing": True},
     )
 
 
-def _preview(
-    sheet: Sheet, entries: rules.Round, result: rules.GameResult, ruleset: rules.Ruleset
-) -> dict:
-    scored = result.rounds[-1]
-    lines = [
-        {
-            "label": label,
-            "points": scored.points[label],
-            "reduction": scored.reductions.get(label, 0),
-            "arrived": scored.totals[label] + scored.reductions.get(label, 0),
-            "total": scored.totals[label],
-        }
-        for label in sheet.players
-        # A player who is out (elimination) plays no more rounds.
-        if label in scored.points
-    ]
-    false_yaniv = None
-    if scored.kind is rules.RoundKind.FALSE_YANIV:
-        false_yaniv = {
-            "caller": entries.yaniv,
-            "neighbour": scored.neighbour,
-            "neighbour_hand": entries.hands[scored.neighbour],
-            "points": scored.points[entries.yaniv],
-        }
-    return {
-        "number": scored.number,
-        "kind": scored.kind.value,
-        "lines": lines,
-        "false_yaniv": false_yaniv,
-        "ends_game": scored.ends_game,
-        "elimination": ruleset.eliminates,
-        "eliminated": list(scored.eliminated),
-        "limit": ruleset.end_above,
-        "over": [label for label in sheet.players if scored.totals[label] > ruleset.end_above],
-        "winners": result.winners,
-    }
-
-
 @require_POST
-def record_round(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id, REFEREE)
-    game: Game = table.game
-    sheet = game.sheet()
-    form = RoundForm(sheet, game.ruleset, request.POST, auto_id="r_%s")
+def record_round(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
+    entrant = access.get_entrant(request, table_id, code)
+    table = entrant.table
+    game = table.game
+    form = RoundForm(GameSheet.load(game), request.POST, auto_id="r_%s")
     if form.is_valid():
+        number = form.cleaned_data["number"]
         try:
-            game.record_round(form.entries, by=request.user, number=form.cleaned_data["number"])
+            game.record_round(
+                form.entries,
+                by=entrant.by,
+                number=number,
+                client_id=form.cleaned_data["client_id"],
+            )
+        except AlreadyApplied:
+            pass
         except RoundConflict as conflict:
-            if conflict.existing.entered_by_id == request.user.pk and same_entries(
-                conflict.entries, form.entries
-            ):
-                # A flaky phone sent the same round twice: it is stored once, all is well.
-                if request.htmx:
-                    return _render_live(request, table)
-                return redirect(table)
-            # Keep the referee's entries on screen, aimed at the next round now.
-            data = request.POST.copy()
-            data["number"] = str(len(game.sheet().rounds) + 1)
-            form = RoundForm(game.sheet(), game.ruleset, data, auto_id="r_%s")
-            message = gettext("%(conflict)s — here is the sheet. Your entries are kept below.") % {
-                "conflict": conflict
-            }
-            status = 200 if request.htmx else 409
-            return _render_live(request, table, form=form, message=message, status=status)
-        except rules.GameError as error:
+            # Never stored as another round: the referee chooses between the two versions.
+            response = _render_live(
+                request, table, conflict=_conflict(request, table, conflict, code), code=code
+            )
+            response.status_code = 200 if request.htmx else 409
+            return response
+        except GameError as error:
             form.add_game_error(error)
         else:
             if request.htmx:
-                return _render_saved(request, table, form.cleaned_data["number"])
-            return redirect(table)
-    return _render_live(request, table, form=form, status=200 if request.htmx else 400)
+                return _render_saved(request, table, number, code)
+            return _back(table, code)
+    return _render_live(request, table, form=form, status=200 if request.htmx else 400, code=code)
 
 
-def _render_saved(request, table: Table, number: int) -> HttpResponse:
+def _back(table: Table, code: str | None) -> HttpResponse:
+    """A plain post's answer: back to the table page it came from."""
+    if code is not None:
+        return redirect("codes:detail", code)
+    return redirect(table)
+
+
+def _render_saved(
+    request: HtmxHttpRequest, table: Table, number: int, code: str | None = None
+) -> HttpResponse:
     """The fresh sheet after a saved round; if the database drops right after the commit,
     say the round is saved (never "not saved") and fetch the sheet again until it answers."""
     try:
-        return _render_live(request, table)
+        return _render_live(request, table, code=code)
     except DatabaseError:
-        return render(request, "tournaments/_saved.html", {"table": table, "number": number})
+        return render(
+            request,
+            "tournaments/_saved.html",
+            {"table": table, "number": number, **_address(table, code)},
+        )
+
+
+def _address(table: Table, code: str | None) -> dict[str, Any]:
+    return {"ns": "codes" if code is not None else "tables", "key": code or table.pk}
 
 
 @require_http_methods(["GET", "POST"])
-def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id, REFEREE)
-    game: Game = table.game
-    sheet = game.sheet()
-    if not 1 <= number <= len(sheet.rounds):
+def correct_round(
+    request: HtmxHttpRequest,
+    table_id: int | None = None,
+    number: int = 0,
+    code: str | None = None,
+) -> HttpResponse:
+    entrant = access.get_entrant(request, table_id, code)
+    table = entrant.table
+    game = table.game
+    sheet = GameSheet.load(game)
+    if not 1 <= number <= len(sheet.rows):
         raise Http404("No such round.")
+    # A director answering a dispute about this round corrects it with the dispute.
+    dispute = _dispute_of(request, table, number) if code is None else None
     if request.method == "POST":
-        form = CorrectionForm(sheet, game.ruleset, request.POST, auto_id="c_%s")
+        form = CorrectionForm(sheet, request.POST, auto_id="c_%s")
         if form.is_valid():
             try:
                 game.correct_round(
                     number,
                     form.entries,
-                    by=request.user,
+                    by=entrant.by,
                     reason=form.cleaned_data["reason"],
                     version=form.cleaned_data["version"],
+                    client_id=form.cleaned_data["client_id"],
+                    dispute=dispute,
                 )
-            except (rules.GameError, SheetChanged) as error:
-                if isinstance(error, rules.GameError):
-                    form.add_game_error(error)
-                else:
-                    form.add_error(None, _sentence(error))
+            except AlreadyApplied:
+                return _back(table, code)
+            except GameError as error:
+                form.add_game_error(error)
+            except SheetChanged as error:
+                form.add_error(None, _sentence(error))
             else:
+                current = urlsplit(request.htmx.current_url_abs_path or "").path
+                if request.htmx and current == request.path:
+                    # The correction page on its own (a director's queue links to it): back
+                    # to the table page.
+                    address = _address(table, code)
+                    url = reverse(f"{address['ns']}:detail", args=[address["key"]])
+                    return HttpResponseClientRedirect(url)
                 if request.htmx:
                     # The form swaps itself on errors; a saved correction swaps the sheet.
                     message = gettext("Round %(number)s corrected.") % {"number": number}
-                    response = _render_live(request, table, message=message)
+                    response = _render_live(request, table, message=message, code=code)
                     return reswap(retarget(response, "#live"), "outerHTML")
-                return redirect(table)
+                return _back(table, code)
     else:
-        initial = CorrectionForm.initial_for(
-            sheet, sheet.entries(sheet.rounds[number - 1]), number
-        )
-        form = CorrectionForm(
-            sheet,
-            game.ruleset,
-            initial={**initial, "version": game.version},
-            auto_id="c_%s",
-        )
+        initial = CorrectionForm.initial_for(sheet, number)
+        form = CorrectionForm(sheet, initial={**initial, "version": game.version}, auto_id="c_%s")
     template = "tournaments/correct_round.html"
     if request.htmx:
         template += "#correction"
@@ -326,45 +481,280 @@ def correct_round(request: HttpRequest, table_id: int, number: int) -> HttpRespo
     return render(
         request,
         template,
-        {"table": table, "game": game, "form": form, "number": number},
+        {
+            "table": table,
+            "game": game,
+            "form": form,
+            "number": number,
+            "dispute": dispute,
+            **_address(table, code),
+        },
         status=status,
     )
 
 
+def _dispute_of(request: HtmxHttpRequest, table: Table, number: int) -> Dispute | None:
+    """The open dispute a director's correction answers (`?dispute=` or the form's field)."""
+    wanted = request.POST.get("dispute") or request.GET.get("dispute")
+    if not wanted or not str(wanted).isdigit():
+        return None
+    if not access.can_direct(request.user, table.session.tournament):
+        return None
+    return Dispute.objects.filter(
+        pk=int(wanted), game=table.game, status=Dispute.Status.OPEN, round_number=number
+    ).first()
+
+
 @require_POST
-def undo_round(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id, REFEREE)
+def undo_round(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
+    entrant = access.get_entrant(request, table_id, code)
     return _reasoned_change(
-        request, table, table.game.undo_last_round, gettext("Last round undone.")
+        request,
+        entrant,
+        entrant.table.game.undo_last_round,
+        gettext("Last round undone."),
+        code,
     )
 
 
 @require_POST
-def end_game(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _get_table_for_user(request, table_id, DIRECTOR)
+def end_game(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    table = access.get_table_for_director(request, table_id)
     return _reasoned_change(
-        request, table, table.game.end_at_time_limit, gettext("Game ended at the time limit.")
+        request,
+        Entrant(table, user=request.user),
+        table.game.end_at_time_limit,
+        gettext("Game ended at the time limit."),
     )
 
 
-def _reasoned_change(request, table: Table, change, done: str) -> HttpResponse:
+def _reasoned_change(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    change: Any,
+    done: str,
+    code: str | None = None,
+) -> HttpResponse:
+    table = entrant.table
     form = ReasonForm(request.POST)
     message = ""
     if form.is_valid():
         try:
             change(
-                by=request.user,
+                by=entrant.by,
                 reason=form.cleaned_data["reason"],
                 version=form.cleaned_data["version"],
             )
-        except (rules.GameError, SheetChanged) as error:
+        except (GameError, SheetChanged) as error:
             message = _sentence(error)
         else:
             if not request.htmx:
-                return redirect(table)
+                return _back(table, code)
             message = done
     else:
-        message = " ".join(error for errors in form.errors.values() for error in errors)
+        message = " ".join(str(error) for errors in form.errors.values() for error in errors)
     if request.htmx:
-        return _render_live(request, table, message=message)
-    return _render_live(request, table, message=message, status=400)
+        return _render_live(request, table, message=message, code=code)
+    return _render_live(request, table, message=message, status=400, code=code)
+
+
+# --- the players agree; something's wrong ---------------------------------------------------
+
+
+@require_POST
+def confirm(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
+    """A player taps "I agree" on the finished sheet (on their phone, or one passed around)."""
+    entrant = access.get_entrant(request, table_id, code)
+    table = entrant.table
+    form = ConfirmForm(request.POST)
+    message = texts.sentence(str(SheetChanged()))
+    if form.is_valid():
+        seat = (
+            table.seats.select_related("player").filter(position=form.cleaned_data["seat"]).first()
+        )
+        if seat is None:
+            raise Http404("No such seat.")
+        try:
+            signed = table.game.confirm(seat, by=entrant.by, version=form.cleaned_data["version"])
+        except (GameError, SheetChanged) as error:
+            message = _sentence(error)
+        else:
+            if not request.htmx:
+                return _back(table, code)
+            message = (
+                gettext("Everyone needed agreed: the sheet is signed off.")
+                if signed
+                else gettext("%(name)s agrees.") % {"name": seat.player.name}
+            )
+    return _render_live(request, table, message=message, code=code)
+
+
+@require_POST
+def dispute(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> HttpResponse:
+    """ "Something's wrong" at the table: to the director's queue, answered on this page."""
+    table = access.get_table_for_viewer(request, table_id, code)
+    if code is None and not access.can_referee(request.user, table):
+        raise PermissionDenied(gettext("Only the table's referee or a director can do this."))
+    by = access.find_code(request, code) if code is not None else request.user
+    form = DisputeForm(GameSheet.load(table.game), request.POST)
+    if form.is_valid():
+        table.game.raise_dispute(form.cleaned_data["round"], form.cleaned_data["text"], by=by)
+        if not request.htmx:
+            return _back(table, code)
+        message = gettext("Sent to the director. The answer appears below.")
+    else:
+        message = " ".join(str(error) for errors in form.errors.values() for error in errors)
+    return _render_live(request, table, message=message, code=code)
+
+
+# --- the conflict of two versions of a round --------------------------------------
+
+
+def _conflict(
+    request: HtmxHttpRequest, table: Table, conflict: RoundConflict, code: str | None
+) -> dict[str, Any]:
+    """The stored round and the referee's own, side by side, with what it takes to replace."""
+    existing = conflict.existing
+    if code is None and access.can_see_names(request.user, table) and existing.entered_by:
+        who = existing.entered_by.get_username()
+    else:
+        who = gettext("another device")
+    ruleset = table.game.ruleset
+    return {
+        "kind": "record",
+        "number": existing.number,
+        "stored": describe_entries(round_to_record(conflict.entries, ruleset)),
+        "mine": describe_entries(round_to_record(conflict.attempt, ruleset)),
+        "who": who,
+        # Replacing the stored round is a correction with the referee's entries.
+        "fields": [
+            (name, value)
+            for name, values in request.POST.lists()
+            if name not in ("csrfmiddlewaretoken", "number", "client_id", "reason", "version")
+            for value in values
+        ],
+        "version": table.game.version,
+    }
+
+
+# --- a device's outbox, one change at a time ----------------------------------------
+
+
+@require_POST
+def sync(
+    request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
+) -> JsonResponse:
+    """One change of a device's outbox (record, correct or undo a round), answered in JSON.
+
+    The same change sent twice (its client id) is applied once and answered "replayed"; a
+    round whose number another device took with other entries is a "conflict", a change made
+    on an older sheet "stale": both come with the choice to show, and nothing is stored.
+    """
+    try:
+        entrant = access.get_entrant(request, table_id, code)
+    except PermissionDenied as refused:
+        # E.g. the sheet was signed off meanwhile: the device keeps its changes and says so.
+        return JsonResponse({"status": "closed", "message": str(refused)}, status=403)
+    except Http404:
+        if code is None:
+            raise
+        # A code revoked, or a session finished, while the phone was offline.
+        message = gettext("this table's code no longer works")
+        return JsonResponse({"status": "closed", "message": message}, status=403)
+    table = entrant.table
+    game = table.game
+    change = SyncForm(request.POST)
+    if not change.is_valid():
+        return _refused(change.errors.as_text())
+    action, client_id = change.cleaned_data["action"], change.cleaned_data["client_id"]
+    try:
+        if action == "undo":
+            reasoned = ReasonForm(request.POST)
+            if not reasoned.is_valid():
+                return _refused(_errors(reasoned))
+            game.undo_last_round(
+                by=entrant.by,
+                reason=reasoned.cleaned_data["reason"],
+                version=reasoned.cleaned_data["version"],
+                client_id=client_id,
+            )
+        elif action == "correct":
+            correction = CorrectionForm(GameSheet.load(game), request.POST)
+            if not correction.is_valid():
+                return _refused(_errors(correction))
+            game.correct_round(
+                correction.cleaned_data["number"],
+                correction.entries,
+                by=entrant.by,
+                reason=correction.cleaned_data["reason"],
+                version=correction.cleaned_data["version"],
+                client_id=client_id,
+            )
+        else:
+            before = game.version
+            try:
+                game.record_parsed(
+                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request),
+                    by=entrant.by,
+                    client_id=client_id,
+                )
+            except FormRefused as refused:
+                return _refused(_errors(refused.form))
+            except RoundConflict as conflict:
+                context = {
+                    "table": table,
+                    "conflict": _conflict(request, table, conflict, code),
+                    **_address(table, code),
+                }
+                html = render_to_string("tournaments/table.html#conflict", context, request)
+                return JsonResponse(
+                    {"status": "conflict", "version": game.version, "html": html}, status=409
+                )
+            if game.version == before:
+                # The same round was stored already (another device, or a lost answer).
+                return JsonResponse({"status": "same", "version": game.version})
+    except AlreadyApplied as done:
+        return JsonResponse({"status": "replayed", "version": done.version})
+    except SheetChanged:
+        return JsonResponse(
+            {
+                "status": "stale",
+                "version": table.game.version,
+                "message": _sentence(SheetChanged()),
+            },
+            status=409,
+        )
+    except GameError as error:
+        return _refused(_sentence(error))
+    return JsonResponse({"status": "stored", "version": game.version})
+
+
+class FormRefused(Exception):
+    """The entries of a change are not a round: nothing is written."""
+
+    def __init__(self, form: forms.Form) -> None:
+        super().__init__("the form is not valid")
+        self.form = form
+
+
+def _parsed(sheet: EntrySheet, request: HtmxHttpRequest) -> tuple[rules.Round, int]:
+    """A round's entries and number off the posted form, checked against the locked seats."""
+    form = RoundForm(sheet, request.POST)
+    if not form.is_valid():
+        raise FormRefused(form)
+    return form.entries, form.cleaned_data["number"]
+
+
+def _errors(form: forms.Form) -> str:
+    return " ".join(str(error) for errors in form.errors.values() for error in errors)
+
+
+def _refused(message: str) -> JsonResponse:
+    """Nothing stored: the entries cannot be a round (e.g. the game ended meanwhile)."""
+    return JsonResponse({"status": "refused", "message": message}, status=400)

@@ -3,8 +3,14 @@
 Every round goes through the real model methods (Game.record_round,
 correct_round, undo_last_round), so the cached points, reductions, totals,
 ranks and the audit log are exactly what the site would have stored. The
-rounds come from a seeded random generator: the same seed gives the same
-tournament. Load the result with `manage.py loaddata demo`.
+rounds come from the dealer (scoring.dealer) with a seeded random generator, and every
+time is the demo day's: the same seed gives the same tournament (only the password hashes'
+salts differ). Rebuild the fixture on an empty database:
+
+    DATABASE_URL=sqlite:////tmp/demo.sqlite3 .venv/bin/python manage.py migrate
+    DATABASE_URL=sqlite:////tmp/demo.sqlite3 .venv/bin/python manage.py build_demo
+
+Load the result with `manage.py load_demo` (or `manage.py loaddata demo`).
 """
 
 from __future__ import annotations
@@ -23,9 +29,20 @@ from django.core import serializers
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from scoring import rules
-from scoring.models import Game, GameChange, Hand, Round
-from tournaments.models import Club, Player, Registration, Seat, Session, Table, Tournament
+from scoring import dealer, rules
+from tournaments.models import (
+    Club,
+    Game,
+    GameChange,
+    Hand,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+)
 
 SEED = 2026
 BRUSSELS = ZoneInfo("Europe/Brussels")
@@ -83,7 +100,7 @@ class Command(BaseCommand):
 
         if verbosity < 2:
             # One log line per recorded round is noise here.
-            logging.getLogger("scoring.models").setLevel(logging.WARNING)
+            logging.getLogger("tournaments.models.games").setLevel(logging.WARNING)
         with transaction.atomic():
             builder = DemoBuilder(random.Random(SEED))
             tournament = builder.build()
@@ -165,6 +182,7 @@ class DemoBuilder:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.users: list = []
+        self.ruleset = rules.BELGIAN
 
     # --- people and the tournament ------------------------------------------
 
@@ -179,9 +197,9 @@ class DemoBuilder:
             is_staff=True,
             date_joined=joined,
         )
-        # Staff with every permission of the site's own apps: the admin works.
+        # Staff with every permission of the site's own app: the admin works.
         self.director.user_permissions.set(
-            Permission.objects.filter(content_type__app_label__in=["tournaments", "scoring"])
+            Permission.objects.filter(content_type__app_label="tournaments")
         )
         self.referees = [
             User.objects.create_user(
@@ -211,20 +229,27 @@ class DemoBuilder:
             is_public=True,
         )
         tournament.directors.add(self.director)
+        # The referee accounts are the tournament's: the session page offers them.
+        tournament.referees.add(*self.referees)
+        self.ruleset = tournament.ruleset
         Registration.objects.bulk_create(
             Registration(tournament=tournament, player=player, checked_in=True)
             for player in self.players
         )
+        tournament.registrations.update(registered_at=joined)
 
         first = Session.objects.create(
             tournament=tournament, number=1, status=Session.Status.RUNNING
         )
         players = list(self.players)
         self.rng.shuffle(players)
-        for table in self.seat(first, players):
+        ended = max(
             self.play_to_the_end(table, start=self.clock(first, table))
+            for table in self.seat(first, players)
+        )
         first.status = Session.Status.FINISHED
         first.save(update_fields=["status"])
+        Session.objects.filter(pk=first.pk).update(changed_at=ended)
 
         # Session 2 seats the players by their session-1 result: the best four
         # at table 1, and so on.
@@ -240,22 +265,23 @@ class DemoBuilder:
             group = [seat.player for seat in standing[start : start + SEATS]]
             self.rng.shuffle(group)
             order.extend(group)
-        for table in self.seat(second, order):
+        tables = self.seat(second, order)
+        Session.objects.filter(pk=second.pk).update(changed_at=self.clock(second, tables[0]))
+        for table in tables:
             self.play_some(table, start=self.clock(second, table))
         return tournament
 
     def seat(self, session: Session, players: list[Player]) -> list[Table]:
-        tables = []
-        for number in range(1, TABLES + 1):
-            table = Table.objects.create(
-                session=session, number=number, referee=self.referees[number - 1]
-            )
+        tables = Table.objects.create_with_games(
+            Table(session=session, number=number, referee=self.referees[number - 1])
+            for number in range(1, TABLES + 1)
+        )
+        for number, table in enumerate(tables, start=1):
             group = players[(number - 1) * SEATS : number * SEATS]
             Seat.objects.bulk_create(
                 Seat(table=table, position=position, player=player)
                 for position, player in enumerate(group, start=1)
             )
-            tables.append(table)
         return tables
 
     def clock(self, session: Session, table: Table) -> datetime:
@@ -265,7 +291,8 @@ class DemoBuilder:
 
     # --- playing --------------------------------------------------------------
 
-    def play_to_the_end(self, table: Table, start: datetime) -> None:
+    def play_to_the_end(self, table: Table, start: datetime) -> datetime:
+        """Rounds until the game is over; the time the sheet was last changed."""
         game, referee, at = table.game, table.referee, start
         while not game.finished:
             number = game.rounds.count() + 1
@@ -273,7 +300,7 @@ class DemoBuilder:
                 raise CommandError(f"{table} does not end")
             at += self.pause()
             forced = (table.session.number, table.number, number) == FALSE_YANIV_AT
-            entries = self.deal(game, false_yaniv=forced)
+            entries = self.deal(game.rows().players, false_yaniv=forced)
             if (table.session.number, table.number, number) == (1, 1, 2):
                 # A typo corrected by the director right away.
                 self.record_typo_then_correct(game, entries, at)
@@ -282,7 +309,11 @@ class DemoBuilder:
             self.stamp(game, at, stored)
         # The referees signed the sheets off, but table 4's is still provisional.
         if table.number != TABLES:
+            at += timedelta(minutes=2)
             game.sign_off(by=referee, version=game.version)
+            self.stamp(game, at)
+            Game.objects.filter(pk=game.pk).update(signed_off_at=at)
+        return at
 
     def play_some(self, table: Table, start: datetime) -> None:
         game, referee, at = table.game, table.referee, start
@@ -325,7 +356,7 @@ class DemoBuilder:
         """The referee swaps two hands, sees it on the sheet and undoes the round."""
         first, second = [
             label
-            for label in game.sheet().players
+            for label in game.rows().players
             if label not in (entries.yaniv, entries.empty_hand)
         ][:2]
         swapped = rules.Round(
@@ -356,42 +387,25 @@ class DemoBuilder:
         """Demo times instead of the build's clock: the rounds of one tournament day."""
         if stored is not None:
             Round.objects.filter(pk=stored.pk).update(entered_at=at)
-        last = game.changes.order_by("-pk").values_list("pk", flat=True).first()
-        GameChange.objects.filter(pk=last).update(at=at)
-        Game.objects.filter(pk=game.pk, finished=True).update(finished_at=at)
+        last = game.changes.order_by("-pk").first()
+        if last is not None:
+            GameChange.objects.filter(pk=last.pk).update(at=at)
+        if stored is not None or not game.signed_off:
+            Game.objects.filter(pk=game.pk, finished=True).update(finished_at=at)
 
     # --- dealing --------------------------------------------------------------
 
     def deal_not_ending(self, game: Game) -> rules.Round:
         """A round after which nobody is over the limit yet."""
-        sheet = game.sheet()
+        rows = game.rows()
         for _attempt in range(100):
-            entries = self.deal(game)
-            if not game.preview_round(entries, sheet).finished:
+            entries = self.deal(rows.players)
+            if not game.preview_round(entries, rows).finished:
                 return entries
         raise CommandError(f"no round keeps {game} going")
 
-    def deal(self, game: Game, *, false_yaniv: bool = False) -> rules.Round:
-        """Plausible entries for the next round at this table."""
-        rng = self.rng
-        players = list(game.sheet().players)
-        ending = rng.random()
-        if not false_yaniv and ending < 0.08:
-            emptier = rng.choice(players)
-            hands = {p: 0 if p == emptier else self.hand(2, 40, 14) for p in players}
-            return rules.Round(hands=hands, empty_hand=emptier)
-        caller = rng.choice(players)
-        caller_hand = rng.randint(6, 9) if false_yaniv else rng.choice(CALLS)
-        hands = {p: caller_hand if p == caller else self.hand(0, 38, 9) for p in players}
-        # The declarations go clockwise from the caller; a low hand may go along.
-        start = players.index(caller)
-        clockwise = players[start + 1 :] + players[:start]
-        along = tuple(p for p in clockwise if hands[p] <= 7 and rng.random() < 0.45)
-        return rules.Round(hands=hands, yaniv=caller, along=along)
-
-    def hand(self, low: int, high: int, mode: int) -> int:
-        return max(0, min(50, round(self.rng.triangular(low, high, mode))))
-
-
-# Hand totals at a Yaniv call: mostly close to the limit.
-CALLS = (0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5)
+    def deal(self, players: tuple[str, ...], *, false_yaniv: bool = False) -> rules.Round:
+        """Plausible entries for the next round at a table: no false Yaniv unless forced."""
+        return dealer.deal_round(
+            players, self.ruleset, self.rng, false_yaniv=false_yaniv, false_yaniv_rate=0
+        )

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments import exports
+from tournaments import archive
 from tournaments.models import Tournament
 
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f"there is no tournament with the slug {slug!r}")
-        text = exports.dumps(exports.tournament_to_data(tournament))
+        text = archive.dumps(archive.tournament_to_data(tournament))
         if output is None:
             self.stdout.write(text, ending="")
             return

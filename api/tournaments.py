@@ -1,0 +1,358 @@
+"""Tournaments, their sessions, tables with their games as game records, and standings.
+
+Each operation finds its tournament among the listed ones (`api.listed`, 404 otherwise),
+asks for the version the public pages poll by, answers 304 when the client has that
+version, and only then reads what it shows: a constant number of queries whatever the
+number of sessions, tables, rounds or players.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext
+from ninja import Field, Query, Router
+from ninja.params import HeaderEx, P, PathEx
+
+from api import listed
+from api.http import (
+    ERRORS,
+    MAX_OFFSET,
+    Page,
+    Paging,
+    not_modified,
+    page,
+    rows_digest,
+    window,
+)
+from api.schemas import SessionOut, StandingsOut, TableOut, TournamentDetail, TournamentOut
+from scoring.records import game_to_record
+from tournaments import caching
+from tournaments.models import Club, Game, Player, Session, Tournament
+from tournaments.sheets import GameSheet
+
+router = Router(tags=["tournaments"])
+
+Slug = PathEx[
+    str, P(pattern=r"^[-a-zA-Z0-9_]+$", max_length=80, description="The tournament's address.")
+]
+SessionNumber = PathEx[int, P(ge=1, le=32767, description="The session's number, from 1.")]
+TableNumber = PathEx[int, P(ge=1, le=32767, description="The table's number, from 1.")]
+IfNoneMatch = HeaderEx[
+    str | None,
+    P(alias="If-None-Match", description="The ETag of an earlier answer: 304 if unchanged."),
+]
+
+
+class TablePaging(Paging):
+    """Tables come with their whole games: smaller pages."""
+
+    limit: int = Field(10, ge=1, le=20, description="How many tables, at most 20.")
+    offset: int = Field(0, ge=0, le=MAX_OFFSET, description="How many tables to skip.")
+
+
+class StandingsPaging(Paging):
+    """The standings are computed whole: larger pages."""
+
+    limit: int = Field(100, ge=1, le=500, description="How many rows, at most 500.")
+    offset: int = Field(0, ge=0, le=MAX_OFFSET, description="How many rows to skip.")
+
+
+# --- what a tournament is, as the API writes it --------------------------------------------
+
+
+def tournament_out(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "slug": tournament.slug,
+        "name": tournament.name,
+        "starts_on": tournament.starts_on,
+        "ends_on": tournament.ends_on,
+        "venue": tournament.venue,
+        "club": tournament.club.name if tournament.club else None,
+        "status": tournament.status,
+        "ruleset": {"preset": tournament.preset, "options": tournament.options},
+        "table_size": tournament.table_size,
+        "session_count": tournament.session_count,
+        "page": reverse("public:tournament", args=[tournament.slug]),
+    }
+
+
+def _shown(tournament: Tournament) -> tuple[object, ...]:
+    """What a tournament's answers show of the tournament itself (no version counts it)."""
+    return (caching.stamp(tournament), tournament.club.name if tournament.club else None)
+
+
+def _sessions(tournament: Tournament) -> Any:
+    return tournament.sessions.annotate(
+        table_count=Count("tables", distinct=True),
+        finished_count=Count("tables", filter=Q(tables__game__finished=True), distinct=True),
+    ).order_by("number")
+
+
+def _session_out(session: Session) -> dict[str, Any]:
+    return {
+        "number": session.number,
+        "status": session.status,
+        "tables": session.table_count,  # type: ignore[attr-defined]
+        "finished_games": session.finished_count,  # type: ignore[attr-defined]
+    }
+
+
+def _player(player: Player) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "club": player.club.name if player.club else None,
+    }
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+@router.get(
+    "/tournaments",
+    response={200: Page[TournamentOut], **ERRORS},
+    summary="The public tournaments, latest first",
+)
+def tournament_list(
+    request: HttpRequest,
+    response: HttpResponse,
+    paging: Query[Paging],
+    if_none_match: IfNoneMatch = None,
+    status: Literal["running", "finished"] | None = None,
+) -> Any:
+    tournaments = listed.tournaments().select_related("club").order_by("-starts_on", "name", "pk")
+    if status is not None:
+        tournaments = tournaments.filter(status=status)
+    count = tournaments.count()
+    rows = list(window(tournaments, paging))
+    unchanged = not_modified(
+        request, response, if_none_match, count, rows_digest(_shown(t) for t in rows)
+    )
+    return unchanged or page([tournament_out(t) for t in rows], count, paging)
+
+
+@router.get(
+    "/tournaments/{slug}",
+    response={200: TournamentDetail, **ERRORS},
+    summary="A tournament and its sessions",
+)
+def tournament_detail(
+    request: HttpRequest, response: HttpResponse, slug: Slug, if_none_match: IfNoneMatch = None
+) -> Any:
+    tournament = listed.tournament(slug)
+    unchanged = not_modified(
+        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
+    )
+    if unchanged:
+        return unchanged
+    sessions = [_session_out(session) for session in _sessions(tournament)]
+    return {**tournament_out(tournament), "sessions": sessions}
+
+
+@router.get(
+    "/tournaments/{slug}/sessions",
+    response={200: Page[SessionOut], **ERRORS},
+    summary="A tournament's sessions",
+)
+def session_list(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: Slug,
+    paging: Query[Paging],
+    if_none_match: IfNoneMatch = None,
+) -> Any:
+    tournament = listed.tournament(slug)
+    unchanged = not_modified(request, response, if_none_match, tournament.live_version())
+    if unchanged:
+        return unchanged
+    sessions = _sessions(tournament)
+    return page(
+        [_session_out(session) for session in window(sessions, paging)],
+        tournament.sessions.count(),
+        paging,
+    )
+
+
+# --- tables and their games ------------------------------------------------------------------
+
+
+def _tables_out(session: Session, games: list[Game]) -> list[Any]:
+    """The tables of these games, each game as its record (four queries for them all)."""
+    for game in games:
+        # Every game is of this session's tournament: its rule set is asked of it once.
+        game.table.session = session
+    sheets = GameSheet.load_many(games)
+    clubs = dict(
+        Club.objects.filter(
+            pk__in={seat.player.club_id for sheet in sheets for seat in sheet.seats}
+        ).values_list("pk", "name")
+    )
+    return [
+        {
+            "session": session.number,
+            "number": sheet.game.table.number,
+            "seats": [
+                {
+                    "position": seat.position,
+                    "player": {
+                        "id": seat.player_id,
+                        "name": seat.player.name,
+                        "club": clubs.get(seat.player.club_id or 0),
+                    },
+                    "label": label,
+                    "total": seat.total,
+                    "rank": seat.rank,
+                }
+                for seat, label in zip(sheet.seats, sheet.players, strict=True)
+            ],
+            "game": {
+                "finished": sheet.game.finished,
+                "ended_at_time_limit": sheet.game.ended_at_time_limit,
+                "provisional": sheet.game.finished and sheet.game.signed_off_at is None,
+                "rounds": sheet.round_count,
+                # The one writer of game records, as the JSON archive writes them.
+                "record": game_to_record(sheet.engine_game()),
+            },
+        }
+        for sheet in sheets
+    ]
+
+
+def _games(session: Session) -> Any:
+    return (
+        Game.objects.filter(table__session=session)
+        .select_related("table")
+        .order_by("table__number")
+    )
+
+
+@router.get(
+    "/tournaments/{slug}/sessions/{number}/tables",
+    response={200: Page[TableOut], **ERRORS},
+    summary="A session's tables, each with its game as a game record",
+)
+def table_list(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: Slug,
+    number: SessionNumber,
+    paging: Query[TablePaging],
+    if_none_match: IfNoneMatch = None,
+) -> Any:
+    tournament = listed.tournament(slug)
+    session = listed.session(tournament, number)
+    unchanged = not_modified(
+        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
+    )
+    if unchanged:
+        return unchanged
+    games = _games(session)
+    return page(
+        _tables_out(session, list(window(games, paging))),
+        session.tables.count(),
+        paging,
+    )
+
+
+@router.get(
+    "/tournaments/{slug}/sessions/{number}/tables/{table}",
+    response={200: TableOut, **ERRORS},
+    summary="One table with its game as a game record",
+)
+def table_detail(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: Slug,
+    number: SessionNumber,
+    table: TableNumber,
+    if_none_match: IfNoneMatch = None,
+) -> Any:
+    tournament = listed.tournament(slug)
+    session = listed.session(tournament, number)
+    unchanged = not_modified(
+        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
+    )
+    if unchanged:
+        return unchanged
+    games = list(_games(session).filter(table__number=table))
+    if not games:
+        raise Http404(gettext("No such table."))
+    return _tables_out(session, games)[0]
+
+
+# --- standings -------------------------------------------------------------------------------
+
+
+def _standings(
+    request: HttpRequest,
+    response: HttpResponse,
+    tournament: Tournament,
+    session: Session | None,
+    paging: Paging,
+    if_none_match: str | None,
+) -> Any:
+    # The standings move only when a game finishes or a finished game changes.
+    version = tournament.live_version(finished_games_only=True)
+    unchanged = not_modified(request, response, if_none_match, version, *_shown(tournament))
+    if unchanged:
+        return unchanged
+    rows = tournament.standings(session)
+    return {
+        "tournament": tournament.slug,
+        "session": session.number if session else None,
+        **page(
+            [
+                {
+                    "place": standing.place,
+                    "player": _player(player),
+                    "points": float(standing.points),
+                    "games": standing.games,
+                    "wins": standing.wins,
+                    "total_sum": standing.total_sum,
+                    "opponents_points": float(standing.opponents_points),
+                    "provisional": bool(standing.provisional),
+                }
+                for standing, player in window(rows, paging)
+            ],
+            len(rows),
+            paging,
+        ),
+    }
+
+
+@router.get(
+    "/tournaments/{slug}/standings",
+    response={200: StandingsOut, **ERRORS},
+    summary="The overall standings (as the standings page shows them)",
+)
+def standings(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: Slug,
+    paging: Query[StandingsPaging],
+    if_none_match: IfNoneMatch = None,
+) -> Any:
+    tournament = listed.tournament(slug)
+    return _standings(request, response, tournament, None, paging, if_none_match)
+
+
+@router.get(
+    "/tournaments/{slug}/sessions/{number}/standings",
+    response={200: StandingsOut, **ERRORS},
+    summary="The standings of one session",
+)
+def session_standings(
+    request: HttpRequest,
+    response: HttpResponse,
+    slug: Slug,
+    number: SessionNumber,
+    paging: Query[StandingsPaging],
+    if_none_match: IfNoneMatch = None,
+) -> Any:
+    tournament = listed.tournament(slug)
+    session = listed.session(tournament, number)
+    return _standings(request, response, tournament, session, paging, if_none_match)

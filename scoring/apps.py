@@ -1,8 +1,0 @@
-from __future__ import annotations
-
-from django.apps import AppConfig
-
-
-class ScoringConfig(AppConfig):
-    name = "scoring"
-    verbose_name = "Scoring"

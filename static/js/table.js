@@ -1,0 +1,1018 @@
+// The table page, offline first: nothing a referee typed is ever lost, nothing is stored twice.
+//
+// Every round, correction and undo goes into an outbox on this device (IndexedDB, through the
+// vendored idb-keyval), with an id of its own, in order. The outbox is sent to the server one
+// change at a time (tables:sync) whenever there is a connection: at once, when the browser says it
+// is online again, when the page gets the focus, every ten seconds and on "Sync now". The server
+// applies each id once, so sending again is always safe. Until a change is stored, the sheet shows
+// it as a pending row, scored on the device by the same rules as the server (yaniv-engine.js).
+//
+// A round whose number another device took with other entries, or a change made on an older
+// sheet, is never stored as something else: the page shows both versions and the referee chooses.
+//
+// Without IndexedDB (or without this script) the page works as before: plain posts through htmx.
+(function () {
+  "use strict";
+
+  var live = document.getElementById("live");
+  var textsNode = document.getElementById("device-texts");
+  if (!live || !live.dataset.sync || !textsNode || !window.YanivEngine || !window.idbKeyval) {
+    return;
+  }
+  if (!window.indexedDB) return;
+
+  var engine = window.YanivEngine;
+  var idb = window.idbKeyval;
+  var texts = JSON.parse(textsNode.textContent);
+  var tableId = live.dataset.table;
+  var syncUrl = live.dataset.sync;
+  var sheetUrl = live.dataset.sheet;
+  var store = idb.createStore("yaniv-club", "tables");
+  var key = "table-" + tableId;
+  var rendered = null; // the game as the server drew this page's sheet (#game-state)
+  var server = null; // the game as stored now: the drawn one and what this device stored since
+  var outbox = []; // the changes not stored yet, oldest first
+  var flushing = false;
+  var offline = false;
+  var closed = null; // the server no longer takes changes from this device: why
+
+  // --- words --------------------------------------------------------------------------
+
+  function t(template, params) {
+    return String(template).replace(/%\((\w+)\)s/g, function (_, name) {
+      return params && params[name] !== undefined ? String(params[name]) : "";
+    });
+  }
+
+  function plural(forms, count) {
+    var many = texts.language && texts.language.indexOf("fr") === 0 ? count > 1 : count !== 1;
+    return forms[many ? 1 : 0];
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" }[c];
+    });
+  }
+
+  // --- the device's copy of the game ---------------------------------------------------
+
+  function readServer() {
+    var node = document.getElementById("game-state");
+    rendered = node ? JSON.parse(node.textContent) : null;
+    server = rendered ? JSON.parse(JSON.stringify(rendered)) : null;
+    originals = {};
+  }
+
+  function uuid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+    return [hex.slice(0, 8), hex.slice(8, 12), hex.slice(12, 16), hex.slice(16, 20), hex.slice(20)].join("-");
+  }
+
+  function load() {
+    return idb.get(key, store).then(function (saved) {
+      return saved || { outbox: [], sheet: null };
+    });
+  }
+
+  // Read-modify-write in one IndexedDB transaction: two tabs never lose each other's changes.
+  function change(updater) {
+    return idb.update(key, function (saved) {
+      saved = saved || { outbox: [], sheet: null };
+      updater(saved);
+      return saved;
+    }, store).then(load).then(function (saved) {
+      outbox = saved.outbox;
+      return saved;
+    });
+  }
+
+  // A change's form fields → the engine's entries (labels by seat position).
+  function entriesOf(fields) {
+    var labels = {};
+    server.positions.forEach(function (position, index) {
+      labels[position] = server.players[index];
+    });
+    var hands = {};
+    Object.keys(fields).forEach(function (name) {
+      var match = /^hand_(\d+)$/.exec(name);
+      if (match) hands[labels[match[1]]] = parseInt(fields[name], 10);
+    });
+    var record = { hands: hands };
+    var ending = String(fields.ending || "").split(":");
+    if (ending[0] === "yaniv") {
+      record.yaniv = labels[ending[1]];
+      if ((fields.along || []).length) {
+        record.along = fields.along.map(function (position) { return labels[position]; });
+      }
+    } else {
+      record.empty_hand = labels[ending[1]];
+    }
+    return record;
+  }
+
+  // The rounds as they will be once the outbox is stored, and which of them are pending.
+  function deviceRounds() {
+    var rounds = server.rounds.map(function (round) { return { record: round, pending: null }; });
+    var serverKept = rounds.length;
+    outbox.forEach(function (op) {
+      if (op.action === "record") {
+        rounds.push({ record: entriesOf(op.fields), pending: op });
+      } else if (op.action === "correct" && rounds[op.number - 1]) {
+        rounds[op.number - 1] = { record: entriesOf(op.fields), pending: op };
+      } else if (op.action === "undo" && rounds.length) {
+        rounds.pop();
+        serverKept = Math.min(serverKept, rounds.length);
+      }
+    });
+    rounds.serverKept = serverKept;
+    return rounds;
+  }
+
+  function score(records) {
+    return engine.scoreRecord({
+      ruleset: server.ruleset,
+      options: server.options,
+      players: server.players,
+      rounds: records,
+    });
+  }
+
+  function rulesetOf() {
+    return engine.ruleset(server.ruleset, server.options);
+  }
+
+  // A game record's round as the engine's own functions take it.
+  function engineEntries(record) {
+    return {
+      hands: record.hands,
+      yaniv: record.yaniv || null,
+      along: record.along || [],
+      emptyHand: record.empty_hand || null,
+    };
+  }
+
+  // --- the sheet: pending rows, totals, the next round's number --------------------------
+
+  // The sheet as this device knows it: the rows the server rendered, corrected, struck through
+  // or followed by the rounds stored since (by this device: no need to fetch the page again)
+  // and by the pending ones, all scored by the engine on the device.
+  function renderPending() {
+    var table = document.querySelector("#sheet table.sheet");
+    if (!table || !server || !rendered) return;
+    var body = table.tBodies[0];
+    var rounds = deviceRounds();
+    var result;
+    try {
+      result = score(rounds.map(function (round) { return round.record; }));
+    } catch (error) {
+      result = null; // the server's rounds moved under the outbox: the sync will say how
+    }
+    var last = Math.max(rounds.length, rendered.rounds.length);
+    for (var index = 0; index < last; index += 1) {
+      var number = index + 1;
+      var row = body.querySelector('tr[data-round="' + number + '"]');
+      var round = rounds[index];
+      if (!round) {
+        // Undone (pending, or stored since the page was drawn): struck through.
+        if (row) row.classList.add("undone");
+        continue;
+      }
+      if (row && !row.dataset.device) row.classList.remove("undone");
+      var asRendered = index < rendered.rounds.length && !round.pending &&
+        sameRecord(rendered.rounds[index], round.record);
+      if (asRendered) {
+        if (row && row.dataset.device) restoreRow(row);
+        continue;
+      }
+      if (!result) continue;
+      var fresh = rowFor(number, round.record, result.rounds[index], !!round.pending);
+      if (row) {
+        if (!row.dataset.device) originals[number] = row.outerHTML;
+        row.replaceWith(fresh);
+      } else {
+        body.appendChild(fresh);
+      }
+    }
+    // Rows beyond the device's rounds that it drew itself go (e.g. a pending round discarded).
+    Array.prototype.slice.call(body.querySelectorAll("tr[data-device]")).forEach(function (row) {
+      if (parseInt(row.dataset.round, 10) > rounds.length) {
+        if (originals[row.dataset.round]) restoreRow(row);
+        else row.remove();
+      }
+    });
+    table.hidden = rounds.length === 0;
+    if (result) updateSeats(result);
+    updateForm(rounds, result);
+    renderStatus();
+  }
+
+  // The rows the server drew, kept while the device draws its own in their place.
+  var originals = {};
+
+  function restoreRow(row) {
+    var html = originals[row.dataset.round];
+    if (!html) return;
+    var holder = document.createElement("tbody");
+    holder.innerHTML = html;
+    row.replaceWith(holder.firstElementChild);
+    delete originals[row.dataset.round];
+  }
+
+  function sameRecord(a, b) {
+    return JSON.stringify(normalised(a)) === JSON.stringify(normalised(b));
+  }
+
+  function normalised(record) {
+    var hands = {};
+    Object.keys(record.hands).sort().forEach(function (player) { hands[player] = record.hands[player]; });
+    return [hands, record.yaniv || null, (record.along || []).slice().sort(), record.empty_hand || null];
+  }
+
+  // The round's kind beside its number, as the server's rows have it.
+  function flagOf(kind) {
+    var flags = {
+      false_yaniv: ["false", texts.false_yaniv_word],
+      assaf: ["assaf", texts.assaf],
+      empty_hand: ["empty", texts.emptied_hand],
+    };
+    var flag = flags[kind];
+    if (!flag) return "";
+    return '<span class="flag" title="' + escapeHtml(flag[1]) + '">' + escapeHtml(texts.marks[flag[0]]) + "</span>";
+  }
+
+  function rowFor(number, record, scored, pending) {
+    var row = document.createElement("tr");
+    row.className = (pending ? "pending-row " : "device-row ") + scored.kind;
+    row.dataset.round = number;
+    row.dataset.device = "1";
+    var head = document.createElement("th");
+    head.scope = "row";
+    head.className = "round-no";
+    var correct = live.dataset.correct ? live.dataset.correct.replace(/0\/correct\/$/, number + "/correct/") : "";
+    head.innerHTML = (correct
+      ? '<a href="' + escapeHtml(correct) + '" aria-label="' + escapeHtml(t(texts.correct_round, { number: number })) + '">' + number + "&nbsp;✎</a>"
+      : escapeHtml(number)) + flagOf(scored.kind) +
+      (pending ? ' <span class="pending-mark" title="' + escapeHtml(texts.pending) + '">⏳</span>' : "");
+    row.appendChild(head);
+    server.players.forEach(function (player) {
+      var cell = document.createElement("td");
+      if (!(player in scored.points)) {
+        cell.className = "out";
+      } else {
+        var mark = engine.handMark(engineEntries(record), scored.kind, player);
+        if (mark) cell.className = mark;
+        var reduction = scored.reductions[player] || 0;
+        var total = scored.totals[player];
+        var running = reduction ? (total + reduction) + " → " + total : String(total);
+        cell.innerHTML = '<span class="points">' + (mark ? escapeHtml(texts.marks[mark]) + " " : "") +
+          "+" + scored.points[player] + '</span> <span class="running">' + running + "</span>" +
+          (scored.eliminated && scored.eliminated.indexOf(player) >= 0
+            ? ' <span class="went-out">' + escapeHtml(texts.marks.out) + "</span>" : "");
+      }
+      row.appendChild(cell);
+    });
+    if (pending) row.setAttribute("aria-label", texts.pending);
+    return row;
+  }
+
+  function updateSeats(result) {
+    var totals = result.totals;
+    document.querySelectorAll("#round-form .seat-entry").forEach(function (fieldset, index) {
+      var now = fieldset.querySelector(".seat-total");
+      if (now && server.players[index] in totals) now.textContent = totals[server.players[index]];
+    });
+  }
+
+  function formIsPristine(form) {
+    return !Array.prototype.some.call(form.elements, function (element) {
+      if (element.type === "radio" || element.type === "checkbox") return element.checked;
+      return element.classList.contains("hand") && element.value !== "";
+    });
+  }
+
+  function updateForm(rounds, result) {
+    var form = document.getElementById("round-form");
+    if (!form) return;
+    var next = rounds.length + 1;
+    var number = form.querySelector('input[name="number"]');
+    // A form being typed keeps its number: if another device took that round, it is a
+    // conflict, never a round nobody played.
+    if (formIsPristine(form) || !number.dataset.typed) {
+      number.value = next;
+      number.dataset.typed = "";
+    }
+    var shown = parseInt(number.value, 10);
+    var title = document.getElementById("round-title");
+    if (title) title.textContent = t(texts.round, { number: shown });
+    var button = document.getElementById("record-button");
+    if (button) button.textContent = t(texts.record, { number: shown });
+    var finished = result && result.finished;
+    form.classList.toggle("game-over", !!finished);
+    form.querySelectorAll(".seat-entries, #preview").forEach(function (part) {
+      part.hidden = !!finished;
+    });
+    if (button) button.hidden = !!finished;
+    // Elimination: who went out in a pending round gets no hand in the next one.
+    if (result) {
+      var out = {};
+      result.rounds.forEach(function (round) {
+        (round.eliminated || []).forEach(function (player) { out[player] = true; });
+      });
+      form.querySelectorAll(".seat-entry").forEach(function (fieldset, index) {
+        var isOut = !!out[server.players[index]];
+        if (fieldset.classList.contains("out")) return; // the server's own
+        fieldset.disabled = isOut;
+        fieldset.classList.toggle("device-out", isOut);
+        var note = fieldset.querySelector(".out-note");
+        if (isOut && !note) {
+          note = document.createElement("p");
+          note.className = "out-note";
+          note.textContent = texts.out_of_game;
+          fieldset.appendChild(note);
+        } else if (!isOut && note) {
+          note.remove();
+        }
+      });
+    }
+  }
+
+  // --- the form's entries ----------------------------------------------------------------
+
+  function fieldsOf(form) {
+    var fields = { along: [] };
+    Array.prototype.forEach.call(form.elements, function (element) {
+      if (!element.name || element.disabled) return;
+      if (/^hand_\d+$/.test(element.name)) fields[element.name] = element.value.trim();
+      else if (element.name === "ending" && element.checked) fields.ending = element.value;
+      else if (element.name === "along" && element.checked) fields.along.push(element.value);
+      else if (element.name === "number") fields.number = parseInt(element.value, 10);
+      else if (element.name === "reason") fields.reason = element.value.trim();
+    });
+    return fields;
+  }
+
+  // The referee's entries checked as the server checks them: a message per wrong field.
+  function problems(fields, number) {
+    var found = [];
+    var rounds = deviceRounds().slice(0, number - 1).map(function (round) { return round.record; });
+    var ruleset = rulesetOf();
+    var maxHand = ruleset.maxHand;
+    server.positions.forEach(function (position, index) {
+      var name = "hand_" + position;
+      if (!(name in fields)) return; // out of the game
+      var value = fields[name];
+      var player = server.players[index];
+      if (value === "") found.push({ field: name, message: t(texts.enter_hand, { player: player }) });
+      else if (!/^\d+$/.test(value) || parseInt(value, 10) > maxHand) {
+        found.push({ field: name, message: t(texts.hand_range, { player: player, max: maxHand }) });
+      }
+    });
+    if (!fields.ending) found.push({ field: "ending", message: texts.ending_missing });
+    if (found.length) return { missing: true, list: found };
+    try {
+      var result = score(rounds.concat([entriesOf(fields)]));
+      return { list: [], result: result };
+    } catch (error) {
+      var message = texts.errors[error.code] ? t(texts.errors[error.code], error.params || {}) : error.text;
+      message = message.charAt(0).toUpperCase() + message.slice(1) + ".";
+      var field = error.field === "hands" && error.player ? "hand_" + positionOf(error.player)
+        : (["ending", "yaniv", "empty_hand"].indexOf(error.field) >= 0 ? "ending" : error.field);
+      return { list: [{ field: field, message: message }] };
+    }
+  }
+
+  function positionOf(player) {
+    return server.positions[server.players.indexOf(player)];
+  }
+
+  function showProblems(form, found) {
+    form.querySelectorAll(".device-error").forEach(function (node) { node.remove(); });
+    form.querySelectorAll("[aria-invalid]").forEach(function (node) { node.removeAttribute("aria-invalid"); });
+    var first = null;
+    found.forEach(function (problem) {
+      var input = form.querySelector('[name="' + problem.field + '"]');
+      var note = document.createElement("div");
+      note.className = "field-error device-error";
+      note.dataset.field = problem.field;
+      note.setAttribute("role", "alert");
+      note.textContent = problem.message;
+      if (input && /^hand_/.test(problem.field)) {
+        input.setAttribute("aria-invalid", "true");
+        input.closest(".seat-entry").appendChild(note);
+        first = first || input;
+      } else {
+        var entries = form.querySelector(".seat-entries");
+        entries.parentNode.insertBefore(note, entries.nextSibling);
+        first = first || form.querySelector('[name="ending"]');
+      }
+    });
+    if (first) first.focus();
+  }
+
+  // An error shown on Record goes as soon as what it was about is put right.
+  function clearSolved(form, found) {
+    var still = {};
+    found.forEach(function (problem) { still[problem.field] = true; });
+    form.querySelectorAll(".device-error").forEach(function (note) {
+      if (!still[note.dataset.field]) note.remove();
+    });
+    form.querySelectorAll("[aria-invalid]").forEach(function (node) {
+      if (!still[node.name]) node.removeAttribute("aria-invalid");
+    });
+  }
+
+  function renderPreview(form) {
+    var box = document.getElementById("preview");
+    if (!box) return;
+    var fields = fieldsOf(form);
+    var number = fields.number;
+    var checked = problems(fields, number);
+    clearSolved(form, checked.list);
+    if (checked.missing) {
+      box.innerHTML = '<p class="hint">' + escapeHtml(texts.preview_waits) + "</p>";
+      return;
+    }
+    if (checked.list.length) {
+      box.innerHTML = '<div class="errors">' + checked.list.map(function (p) { return escapeHtml(p.message); }).join("<br>") + "</div>";
+      return;
+    }
+    var result = checked.result;
+    var scored = result.rounds[result.rounds.length - 1];
+    var ruleset = rulesetOf();
+    var record = entriesOf(fields);
+    var html = "<div class=\"preview\"><p><strong>" + escapeHtml(t(texts.preview, { number: number })) + "</strong>";
+    if (scored.kind === "empty_hand") html += " · " + escapeHtml(texts.emptied_hand);
+    else if (scored.kind === "assaf") html += " · " + escapeHtml(texts.assaf);
+    html += "</p>";
+    // A calling limit that only warns: the call is scored, the referee is told.
+    if (ruleset.yanivLimitWarns && record.yaniv && record.hands[record.yaniv] > ruleset.yanivLimit) {
+      var warned = t(texts.warnings.call_above_limit, {
+        player: record.yaniv, hand: record.hands[record.yaniv], limit: ruleset.yanivLimit,
+      });
+      html += '<p class="warn" role="alert">' + escapeHtml(warned.charAt(0).toUpperCase() + warned.slice(1) + ".") + "</p>";
+    }
+    if (scored.kind === "false_yaniv") {
+      var playing = server.players.filter(function (p) { return p in scored.points; });
+      var neighbour = playing[(playing.indexOf(record.yaniv) + 1) % playing.length];
+      html += '<p class="warn">' + escapeHtml(t(texts.false_yaniv, {
+        caller: record.yaniv, penalty: ruleset.falseYanivPenalty, neighbour: neighbour,
+        hand: record.hands[neighbour], points: scored.points[record.yaniv],
+      })) + "</p>";
+    }
+    html += "<ul>";
+    server.players.forEach(function (player) {
+      if (!(player in scored.points)) return;
+      var reduction = scored.reductions[player] || 0;
+      var total = scored.totals[player];
+      // The line is a sentence of the page's language (texts.preview_line: its markup is
+      // ours), the name escaped into it.
+      html += "<li>" + t(reduction ? texts.preview_line_reduced : texts.preview_line, {
+        player: escapeHtml(player), points: scored.points[player], arrived: total + reduction,
+        total: total, reduction: reduction,
+      }) + "</li>";
+    });
+    html += "</ul>";
+    if (scored.eliminated && scored.eliminated.length) {
+      html += '<p class="warn">' + escapeHtml(t(texts.eliminated, { players: scored.eliminated.join(", ") })) + "</p>";
+    }
+    if (result.finished) {
+      var over = server.players.filter(function (p) { return scored.totals[p] > ruleset.endAbove; });
+      var ends;
+      if (ruleset.eliminates) ends = texts.ends_game;
+      else if (!over.length) ends = t(plural(texts.dealt_out, ruleset.dealsPerPlayer), { deals: ruleset.dealsPerPlayer });
+      else if (ruleset.endAbove === 150) ends = t(plural(texts.over_150, over.length), { over: over.join(", ") });
+      else ends = t(plural(texts.over_limit, over.length), { over: over.join(", "), limit: ruleset.endAbove });
+      html += '<p class="warn">' + escapeHtml(ends) + " " +
+        escapeHtml(t(plural(texts.winners, result.winners.length), { winners: result.winners.join(", ") })) + "</p>";
+    }
+    box.innerHTML = html + "</div>";
+  }
+
+  // --- the outbox ----------------------------------------------------------------------------
+
+  function queue(op) {
+    // A correction or undo carries the version of the sheet it was made on: the server's, plus
+    // one for every change of this device that will be stored before it.
+    op.id = uuid();
+    op.version = server.version + outbox.length;
+    return change(function (saved) {
+      saved.outbox.push(op);
+    }).then(renderPending).then(flush);
+  }
+
+  function csrfToken() {
+    var match = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+    if (match) return decodeURIComponent(match[1]);
+    var input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    return input ? input.value : "";
+  }
+
+  function bodyOf(op) {
+    var body = new URLSearchParams();
+    body.set("action", op.action);
+    body.set("client_id", op.id);
+    if (op.action !== "undo") {
+      body.set("number", op.number);
+      Object.keys(op.fields).forEach(function (name) {
+        if (name === "along") op.fields.along.forEach(function (p) { body.append("along", p); });
+        else if (/^hand_|^ending$/.test(name)) body.set(name, op.fields[name]);
+      });
+    }
+    if (op.action !== "record") {
+      body.set("reason", op.reason);
+      body.set("version", op.version);
+    }
+    return body;
+  }
+
+  function send(op) {
+    return fetch(syncUrl, {
+      method: "POST",
+      body: bodyOf(op),
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    }).then(function (response) {
+      var type = response.headers.get("Content-Type") || "";
+      if (type.indexOf("application/json") < 0) {
+        // A proxy's page, or the site restarting: try again later.
+        throw new Error("no answer");
+      }
+      return response.json();
+    });
+  }
+
+  function withLock(work) {
+    if (navigator.locks && navigator.locks.request) {
+      return navigator.locks.request("yaniv-sync-" + tableId, work);
+    }
+    return work();
+  }
+
+  function flush() {
+    if (flushing) return Promise.resolve();
+    flushing = true;
+    renderStatus();
+    var storedAny = false;
+    function next() {
+      return load().then(function (saved) {
+        outbox = saved.outbox;
+        var op = outbox[0];
+        if (!op || op.problem || closed) return null;
+        return send(op).then(function (answer) {
+          offline = false;
+          return settle(op, answer).then(function (done) {
+            if (done) {
+              storedAny = true;
+              return next();
+            }
+            return null;
+          });
+        });
+      });
+    }
+    return withLock(next).catch(function () {
+      offline = true;
+    }).then(function () {
+      flushing = false;
+      renderPending();
+      // The device drew what it stored; the server's page comes back when the game is over
+      // (the result, the sign-off) and otherwise with the next poll.
+      if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
+      return null;
+    });
+  }
+
+  // A change the server stored, into the device's copy of the stored game.
+  function fold(op) {
+    if (op.action === "record" && server.rounds.length < op.number) {
+      server.rounds.push(entriesOf(op.fields));
+    } else if (op.action === "correct" && server.rounds[op.number - 1]) {
+      server.rounds[op.number - 1] = entriesOf(op.fields);
+    } else if (op.action === "undo") {
+      server.rounds.pop();
+    }
+  }
+
+  // What the server said of one change; true when it is done with (the next may go).
+  function settle(op, answer) {
+    var status = answer.status;
+    if (status === "stored" || status === "replayed" || status === "same") {
+      return change(function (saved) {
+        saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
+        if (status === "same") {
+          // Already there: it changed nothing, so the later changes saw one version less.
+          saved.outbox.forEach(function (other) { other.version -= 1; });
+        }
+      }).then(function () {
+        fold(op);
+        server.version = answer.version;
+        if (op.action === "record") announce(t(texts.saved, { number: op.number }));
+        else if (op.action === "correct") announce(t(texts.corrected, { number: op.number }));
+        else announce(texts.undone);
+        return true;
+      });
+    }
+    if (status === "closed") {
+      closed = answer.message;
+      return Promise.resolve(false);
+    }
+    return change(function (saved) {
+      saved.outbox.forEach(function (other) {
+        if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version };
+      });
+    }).then(function () { return false; });
+  }
+
+  // Elimination: someone went out, so the next round's form has one hand fewer (the server's).
+  function outChanged() {
+    var form = document.getElementById("round-form");
+    if (!form) return false;
+    var drawn = form.querySelectorAll(".seat-entry.out").length;
+    return form.querySelectorAll(".seat-entry.device-out").length !== 0 || drawn !== outCount();
+  }
+
+  function outCount() {
+    try {
+      var result = score(deviceRounds().map(function (round) { return round.record; }));
+      var out = {};
+      result.rounds.forEach(function (round) {
+        (round.eliminated || []).forEach(function (player) { out[player] = true; });
+      });
+      return Object.keys(out).length;
+    } catch (error) {
+      return 0;
+    }
+  }
+
+  function deviceFinished() {
+    try {
+      return score(deviceRounds().map(function (round) { return round.record; })).finished;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // The server's sheet after this device's changes are stored: the whole page part when the
+  // entry form is untouched (the server knows best who plays the next round), else the sheet
+  // alone, so that what is being typed stays.
+  function refreshSheet() {
+    if (!window.htmx) return null;
+    var form = document.getElementById("round-form");
+    if (!form || formIsPristine(form)) {
+      return window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
+    }
+    return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+  }
+
+  // --- the save status, always beside the Record button -------------------------------------
+
+  // What the status says once nothing waits: the last thing this page stored, else "Saved."
+  function announce(message, done) {
+    var status = document.getElementById("save-status");
+    if (!status) return;
+    status.dataset.announce = done === false ? "" : message;
+  }
+
+  function renderStatus() {
+    var status = document.getElementById("save-status");
+    renderProblem();
+    if (!status) return;
+    var state = status.querySelector(".state");
+    var syncNow = status.querySelector(".sync-now");
+    var problem = outbox.filter(function (op) { return op.problem; })[0];
+    var text;
+    var kind;
+    if (closed) {
+      text = t(texts.closed, { reason: closed, count: outbox.length });
+      kind = "closed";
+    } else if (problem) {
+      text = problem.problem.status === "conflict" ? texts.conflict
+        : (problem.problem.status === "stale" ? t(texts.stale, { number: problem.number || "" }) : t(texts.refused, { reason: problem.problem.message }));
+      kind = "conflict";
+    } else if (flushing && outbox.length) {
+      text = texts.syncing;
+      kind = "syncing";
+    } else if (outbox.length && (offline || !navigator.onLine)) {
+      text = texts.offline + " " + t(plural(texts.waiting, outbox.length), { count: outbox.length });
+      kind = "offline";
+    } else if (outbox.length) {
+      text = t(plural(texts.waiting, outbox.length), { count: outbox.length });
+      kind = "waiting";
+    } else {
+      text = status.dataset.announce || texts.all_saved;
+      kind = "saved";
+    }
+    status.hidden = false;
+    status.className = "save-status " + kind;
+    state.textContent = text;
+    syncNow.hidden = !outbox.length || flushing || !!problem;
+  }
+
+  // A change the server would not take as it is: the choice, in place of the entry form.
+  function renderProblem() {
+    var slot = document.getElementById("device-problem");
+    if (!slot) {
+      slot = document.createElement("div");
+      slot.id = "device-problem";
+      live.insertBefore(slot, live.firstChild);
+    }
+    var op = outbox.filter(function (other) { return other.problem; })[0];
+    if (!op) {
+      slot.innerHTML = "";
+      return;
+    }
+    if (slot.dataset.op === op.id) return;
+    slot.dataset.op = op.id;
+    if (op.problem.status === "conflict" && op.problem.html) {
+      slot.innerHTML = op.problem.html;
+    } else {
+      var message = op.problem.status === "stale" ? t(texts.stale, { number: op.number || "" }) : t(texts.refused, { reason: op.problem.message });
+      slot.innerHTML = '<section class="conflict" role="alert"><p>' + escapeHtml(message) + '</p><div class="choices">' +
+        (op.problem.status === "stale" ? '<button type="button" class="primary" data-choice="anyway">' + escapeHtml(texts.apply_anyway) + "</button>" : "") +
+        '<button type="button" data-choice="discard">' + escapeHtml(texts.discard_mine) + "</button></div></section>";
+    }
+    slot.setAttribute("data-op", op.id);
+    var focus = slot.querySelector("h2, p");
+    if (focus) {
+      focus.tabIndex = -1;
+      focus.focus();
+    }
+  }
+
+  function resolve(choice, reason) {
+    var op = outbox.filter(function (other) { return other.problem; })[0];
+    if (!op) return;
+    return change(function (saved) {
+      saved.outbox = saved.outbox.filter(function (other) {
+        if (other.id !== op.id) return true;
+        if (choice === "keep" || choice === "discard") return false;
+        if (choice === "replace") {
+          other.action = "correct";
+          other.reason = reason;
+          other.version = op.problem.version;
+          other.id = uuid();
+        } else if (choice === "anyway") {
+          other.version = op.problem.version;
+        }
+        delete other.problem;
+        return true;
+      });
+    }).then(function () {
+      var slot = document.getElementById("device-problem");
+      if (slot) {
+        slot.innerHTML = "";
+        slot.dataset.op = "";
+      }
+      renderPending();
+      return flush();
+    });
+  }
+
+  // --- corrections and undo, offline too --------------------------------------------------
+
+  function openCorrection(number) {
+    var form = document.getElementById("round-form");
+    var panel = document.getElementById("correction-panel");
+    if (!form || !panel) return false;
+    var rounds = deviceRounds();
+    var round = rounds[number - 1];
+    if (!round) return false;
+    var copy = form.cloneNode(true);
+    copy.id = "device-correction";
+    copy.className = "round-form correction";
+    copy.removeAttribute("hx-post");
+    copy.querySelectorAll("[id]").forEach(function (node) { node.id = "c_" + node.id; });
+    copy.querySelectorAll("label[for]").forEach(function (node) { node.htmlFor = "c_" + node.htmlFor; });
+    copy.querySelectorAll(".device-error, .sticky-submit, #c_preview, #c_save-status").forEach(function (node) { node.remove(); });
+    copy.querySelector("h2").textContent = texts.correct_round ? t(texts.correct_round, { number: number }) : "✎ " + number;
+    copy.querySelector('input[name="number"]').value = number;
+    var record = round.record;
+    var out = {};
+    var before = {};
+    try {
+      var earlier = score(rounds.slice(0, number - 1).map(function (r) { return r.record; }));
+      earlier.rounds.forEach(function (r) {
+        (r.eliminated || []).forEach(function (p) { out[p] = true; });
+      });
+      before = earlier.totals || {};
+    } catch (error) { /* shown when sent */ }
+    copy.querySelectorAll(".seat-entry").forEach(function (fieldset, index) {
+      var player = server.players[index];
+      var position = server.positions[index];
+      fieldset.disabled = !!out[player];
+      // The legend shows the totals before the corrected round, not today's.
+      var total = fieldset.querySelector(".seat-total");
+      if (total) total.textContent = number === 1 ? 0 : (player in before ? before[player] : total.textContent);
+      var hand = fieldset.querySelector('input[name="hand_' + position + '"]');
+      if (hand) hand.value = player in record.hands ? record.hands[player] : "";
+      fieldset.querySelectorAll('input[name="ending"]').forEach(function (radio) {
+        radio.checked = radio.value === "yaniv:" + position ? record.yaniv === player : (radio.value === "empty:" + position && record.empty_hand === player);
+      });
+      fieldset.querySelectorAll('input[name="along"]').forEach(function (box) {
+        box.checked = (record.along || []).indexOf(player) >= 0;
+      });
+    });
+    var reason = document.createElement("label");
+    reason.innerHTML = escapeHtml(texts.reason || "Reason") + ' <input type="text" name="reason" required maxlength="500">';
+    var save = document.createElement("button");
+    save.type = "submit";
+    save.className = "primary big";
+    save.textContent = texts.save_correction || "OK";
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "cancel";
+    cancel.textContent = texts.cancel || "×";
+    cancel.addEventListener("click", function () { panel.innerHTML = ""; });
+    copy.appendChild(reason);
+    copy.appendChild(save);
+    copy.appendChild(cancel);
+    panel.innerHTML = "";
+    panel.appendChild(copy);
+    copy.querySelector("input.hand, input").focus();
+    copy.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var fields = fieldsOf(copy);
+      if (!fields.reason) {
+        copy.querySelector('input[name="reason"]').focus();
+        return;
+      }
+      var checked = problems(fields, number);
+      if (checked.list.length) {
+        showProblems(copy, checked.list);
+        return;
+      }
+      panel.innerHTML = "";
+      if (round.pending && round.pending.action === "record") {
+        // Not sent yet: the pending round itself changes.
+        change(function (saved) {
+          saved.outbox.forEach(function (op) {
+            if (op.id === round.pending.id) op.fields = stripFields(fields);
+          });
+        }).then(renderPending).then(flush);
+      } else {
+        queue({ action: "correct", number: number, fields: stripFields(fields), reason: fields.reason });
+      }
+    });
+    return true;
+  }
+
+  function stripFields(fields) {
+    var kept = { along: fields.along || [] };
+    Object.keys(fields).forEach(function (name) {
+      if (/^hand_\d+$/.test(name) || name === "ending") kept[name] = fields[name];
+    });
+    return kept;
+  }
+
+  function undo(reason) {
+    var last = outbox[outbox.length - 1];
+    if (last && last.action === "record") {
+      // Never sent: it simply goes.
+      return change(function (saved) { saved.outbox.pop(); }).then(renderPending);
+    }
+    return queue({ action: "undo", reason: reason });
+  }
+
+  // --- wiring -------------------------------------------------------------------------------
+
+  // The server's preview and posts give way to the device's (htmx would send them too).
+  document.body.addEventListener("htmx:confirm", function (event) {
+    var source = event.detail.elt;
+    if (source && (source.id === "preview" || source.id === "round-form" || source.id === "undo-form")) {
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.id === "round-form") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var fields = fieldsOf(form);
+      var checked = problems(fields, fields.number);
+      if (checked.list.length) {
+        showProblems(form, checked.list);
+        return;
+      }
+      showProblems(form, []);
+      var number = fields.number;
+      form.reset();
+      form.querySelector('input[name="number"]').dataset.typed = "";
+      var preview = document.getElementById("preview");
+      if (preview) preview.innerHTML = "";
+      announce(t(texts.saved_here, { number: number }), false);
+      queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
+        var first = form.querySelector("input.hand:not([disabled])");
+        if (first) first.focus();
+      });
+    } else if (form.id === "undo-form") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      var reason = form.querySelector('input[name="reason"]').value.trim();
+      if (!reason) return;
+      form.reset();
+      undo(reason);
+    } else if (form.closest && form.closest("#device-problem") && form.dataset.choice === "replace") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      resolve("replace", form.querySelector('input[name="reason"]').value.trim());
+    }
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest ? event.target.closest("[data-choice], .sync-now, a[href*='/correct/']") : null;
+    if (!target) return;
+    if (target.classList.contains("sync-now")) {
+      event.preventDefault();
+      offline = false;
+      flush();
+    } else if (target.closest("#device-problem") && target.dataset.choice && target.dataset.choice !== "replace") {
+      event.preventDefault();
+      resolve(target.dataset.choice);
+    } else if (/\/correct\/$/.test(target.getAttribute("href") || "")) {
+      var number = parseInt(/rounds\/(\d+)\/correct/.exec(target.getAttribute("href"))[1], 10);
+      if (openCorrection(number)) {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    }
+  }, true);
+
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (form && form.id === "round-form") {
+      form.querySelector('input[name="number"]').dataset.typed = "1";
+      renderPreview(form);
+    }
+  });
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.id === "round-form") {
+      form.querySelector('input[name="number"]').dataset.typed = "1";
+      renderPreview(form);
+    }
+  });
+
+  // A fresh sheet from the server (a poll, or after a sync): keep it for an offline reload.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || (target.id !== "sheet" && target.id !== "live")) return;
+    var wasFinished = server && server.finished;
+    readServer();
+    remember();
+    if (server && server.finished && !wasFinished && !outbox.length && target.id === "sheet") {
+      window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
+      return;
+    }
+    renderPending();
+    if (document.activeElement === document.body || !document.activeElement) {
+      // After a save the referee's thumb goes on with the next round's first hand.
+      var first = document.querySelector("#round-form input.hand:not([disabled])");
+      if (first) first.focus();
+    }
+  });
+
+  function remember() {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !server) return;
+    return change(function (saved) {
+      if (!saved.sheet || saved.sheet.version <= server.version) {
+        saved.sheet = { version: server.version, html: sheet.outerHTML };
+      }
+    });
+  }
+
+  window.addEventListener("online", function () { offline = false; flush(); });
+  window.addEventListener("offline", function () { offline = true; renderStatus(); });
+  window.addEventListener("focus", function () { if (outbox.length) flush(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && outbox.length) flush();
+  });
+  setInterval(function () { if (outbox.length && !flushing) flush(); }, 10000);
+
+  // On a page reloaded offline the cached page may be older than the sheet this device saw.
+  readServer();
+  load().then(function (saved) {
+    outbox = saved.outbox;
+    var sheet = document.getElementById("sheet");
+    if (saved.sheet && server && saved.sheet.version > server.version && sheet) {
+      sheet.outerHTML = saved.sheet.html;
+      if (window.htmx) window.htmx.process(document.getElementById("sheet"));
+      readServer();
+    } else {
+      remember();
+    }
+    renderPending();
+    if (outbox.length) flush();
+  });
+
+  // For the tests: the device's outbox, as it is stored.
+  window.yanivOutbox = function () { return load().then(function (saved) { return saved.outbox; }); };
+})();

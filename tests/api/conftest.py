@@ -1,0 +1,93 @@
+"""The API's test world: the championship (public, running; tests/factories.py), and beside it
+what must never show: a private tournament and a draft, each with players who played only
+there, and one player who played in the championship and in the private tournament too.
+
+Their names, slugs and ids are distinctive (`HIDDEN_NAMES`), so that a test can look for
+them in every answer.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+import pytest
+from django.test import Client
+
+from tests.factories import make_championship, make_table, make_tournament, make_user, record
+from tournaments.models import Player, Registration, Seat, Tournament
+
+PRIVATE_PLAYERS = ("Quentin Secretus", "Ursula Hiddenberg", "Valentin Privé")
+DRAFT_PLAYERS = ("Xavier Draftsman", "Walter Unseen")
+PUBLIC_DRAFT_PLAYERS = ("Yolanda Unpublished", "Zeno Invisible")
+PRIVATE_SLUG, DRAFT_SLUG, PUBLIC_DRAFT_SLUG = "hush-club-night", "draft-open", "draft-public"
+PRIVATE_NAME, DRAFT_NAME = "The Secret Night", "The Unfinished Draft"
+HIDDEN_NAMES = (*PRIVATE_PLAYERS, *DRAFT_PLAYERS, *PUBLIC_DRAFT_PLAYERS, PRIVATE_NAME, DRAFT_NAME)
+HIDDEN_SLUGS = (PRIVATE_SLUG, DRAFT_SLUG, PUBLIC_DRAFT_SLUG)
+
+
+@dataclass
+class World:
+    championship: Tournament
+    private: Tournament
+    draft: Tournament
+    # The championship player who also played in the private tournament.
+    both: Player
+
+    @property
+    def hidden_player_ids(self) -> set[int]:
+        return set(
+            Player.objects.filter(
+                name__in=(*PRIVATE_PLAYERS, *DRAFT_PLAYERS, *PUBLIC_DRAFT_PLAYERS)
+            ).values_list("pk", flat=True)
+        )
+
+
+def _played(tournament: Tournament, names: tuple[str, ...], *, with_player: Player | None = None):
+    """A table of `names` (and `with_player` in the last seat) with one round played."""
+    referee = make_user(f"ref-{tournament.slug}")
+    table = make_table(names, referee=referee, tournament=tournament)
+    if with_player is not None:
+        Seat.objects.create(table=table, position=len(names) + 1, player=with_player)
+    seats = list(table.seats.select_related("player"))
+    hands = {seat.player.name: 5 + seat.position for seat in seats}
+    record(table.game, referee, {"hands": hands, "yaniv": seats[0].player.name})
+    for seat in seats:
+        Registration.objects.create(tournament=tournament, player=seat.player, checked_in=True)
+    return table
+
+
+@pytest.fixture
+def world(db) -> World:
+    championship = make_championship()
+    both = Player.objects.get(name="Dirk Maes")
+    private = make_tournament(
+        name=PRIVATE_NAME,
+        slug=PRIVATE_SLUG,
+        is_public=False,
+        starts_on=datetime.date(2027, 1, 9),
+    )
+    _played(private, PRIVATE_PLAYERS, with_player=both)
+    draft = make_tournament(
+        name=DRAFT_NAME,
+        slug=DRAFT_SLUG,
+        is_public=False,
+        status=Tournament.Status.DRAFT,
+        starts_on=datetime.date(2027, 2, 1),
+    )
+    _played(draft, DRAFT_PLAYERS)
+    # A public draft: its page opens by address, but nothing lists it.
+    public_draft = make_tournament(
+        name=DRAFT_NAME + " (public)",
+        slug=PUBLIC_DRAFT_SLUG,
+        status=Tournament.Status.DRAFT,
+        starts_on=datetime.date(2027, 3, 1),
+    )
+    _played(public_draft, PUBLIC_DRAFT_PLAYERS)
+    return World(championship=championship, private=private, draft=draft, both=both)
+
+
+@pytest.fixture
+def api() -> Client:
+    """An anonymous client of the API."""
+    return Client()

@@ -1,0 +1,157 @@
+"""Table codes: a table's entry page on any phone, for one table and one running session."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_table, make_user, record
+from tournaments.models import GameChange, Round, Session, TableCode, Tournament
+
+pytestmark = pytest.mark.django_db
+
+ROUND_1 = {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"}
+
+
+@pytest.fixture
+def club_table(tournament):
+    tournament.entry = Tournament.Entry.TABLE_CODES
+    tournament.save(update_fields=["entry"])
+    return make_table(tournament=tournament)
+
+
+@pytest.fixture
+def code(club_table) -> str:
+    return TableCode.issue(club_table).code
+
+
+def entries(number=1, hands=(3, 12, 7, 20), ending="yaniv:1", **extra):
+    data = {"number": number, "ending": ending, **extra}
+    data.update({f"hand_{seat}": hand for seat, hand in enumerate(hands, start=1)})
+    return data
+
+
+def test_a_code_carries_160_bits_and_is_not_stored(code, club_table):
+    number, _, mac = code.partition("-")
+    assert len(mac) == 40 and int(mac, 16) >= 0  # 40 hex digits: 160 bits
+    stored = TableCode.objects.get(pk=int(number))
+    assert mac not in {stored.salt, str(stored.pk)}
+    assert TableCode.find(code) == stored
+
+
+def test_the_code_opens_the_tables_entry_page_without_an_account(client, code, club_table):
+    page = client.get(reverse("codes:detail", args=[code])).content.decode()
+    assert 'id="round-form"' in page
+    assert f'data-sync="{reverse("codes:sync", args=[code])}"' in page
+    assert "Opened with the table&#x27;s code" in page or "Opened with the table's code" in page
+
+
+def test_a_round_through_the_code_is_stored_without_an_account(client, code, club_table):
+    response = client.post(reverse("codes:record", args=[code]), entries())
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "codes:detail", args=[code]
+    )
+    stored = Round.objects.get()
+    assert stored.entered_by is None
+    change = GameChange.objects.get(action="record")
+    assert change.user is None and change.code is not None and change.code.table == club_table
+
+
+def test_the_outbox_of_a_code_page_syncs_once(client, code):
+    data = {**entries(), "action": "record", "client_id": str(uuid.uuid4())}
+    first = client.post(reverse("codes:sync", args=[code]), data)
+    again = client.post(reverse("codes:sync", args=[code]), data)
+    assert first.json()["status"] == "stored" and again.json()["status"] == "replayed"
+    assert Round.objects.count() == 1
+
+
+def test_a_code_opens_its_own_table_only(client, code, tournament):
+    other = make_table(tournament=tournament, players=("Eva", "Finn"))
+    assert client.get(reverse("tables:detail", args=[other.pk])).status_code == 200  # public
+    response = client.post(reverse("tables:record", args=[other.pk]), entries(hands=(3, 9)))
+    assert response.status_code == 403
+    assert Round.objects.count() == 0
+
+
+@pytest.mark.parametrize("spoil", ["wrong", "revoked", "finished", "championship", "other"])
+def test_a_code_that_does_not_work_is_not_found_and_changes_nothing(
+    client, code, club_table, spoil
+):
+    found = TableCode.find(code)
+    assert found is not None
+    if spoil == "wrong":
+        code = code[:-1] + ("0" if code[-1] != "0" else "1")
+    elif spoil == "revoked":
+        TableCode.issue(club_table)  # a new code: the old one stops working
+    elif spoil == "finished":
+        Session.objects.filter(pk=club_table.session_id).update(status=Session.Status.FINISHED)
+    elif spoil == "championship":
+        Tournament.objects.filter(pk=club_table.session.tournament_id).update(
+            entry=Tournament.Entry.REFEREES
+        )
+    elif spoil == "other":
+        code = f"{found.pk + 1}-{code.partition('-')[2]}"
+    for url in ("codes:detail", "codes:record", "codes:dispute", "codes:confirm"):
+        method = client.get if url == "codes:detail" else client.post
+        response = method(reverse(url, args=[code]), entries())
+        assert response.status_code == 404, (url, response.status_code)
+    answer = client.post(reverse("codes:sync", args=[code]), {**entries(), "action": "record"})
+    assert answer.status_code == 403 and answer.json()["status"] == "closed"
+    assert Round.objects.count() == 0
+
+
+def test_a_session_can_take_codes_in_a_championship(client, tournament):
+    table = make_table(tournament=tournament)
+    Session.objects.filter(pk=table.session_id).update(entry=Tournament.Entry.TABLE_CODES)
+    code = TableCode.issue(table).code
+    assert client.post(reverse("codes:record", args=[code]), entries()).status_code == 302
+    assert Round.objects.count() == 1
+
+
+def test_guessing_codes_is_rate_limited_by_address(client, code, settings):
+    settings.CODE_GUESSES = 3
+    number = code.partition("-")[0]
+    for guess in range(3):
+        response = client.get(reverse("codes:detail", args=[f"{number}-{guess:040x}"]))
+        assert response.status_code == 404
+    # Even the right code waits now: the address made too many wrong guesses.
+    response = client.get(reverse("codes:detail", args=[code]))
+    assert response.status_code == 429
+    assert "Too many" in response.content.decode()
+    other = client.get(reverse("codes:detail", args=[code]), REMOTE_ADDR="10.0.0.9")
+    assert other.status_code == 200
+
+
+def test_behind_a_trusted_proxy_the_forwarded_address_is_limited(client, code, settings):
+    settings.CODE_GUESSES = 2
+    settings.TRUSTED_PROXY_COUNT = 1
+    number = code.partition("-")[0]
+    wrong = reverse("codes:detail", args=[f"{number}-{0:040x}"])
+    for _ in range(2):
+        assert client.get(wrong, HTTP_X_FORWARDED_FOR="203.0.113.7").status_code == 404
+    blocked = client.get(reverse("codes:detail", args=[code]), HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert blocked.status_code == 429
+    # Another player in the same hall, behind the same proxy, is not locked out.
+    fine = client.get(reverse("codes:detail", args=[code]), HTTP_X_FORWARDED_FOR="203.0.113.8")
+    assert fine.status_code == 200
+
+
+def test_a_signed_off_sheet_closes_the_code_page(client, code, club_table, director):
+    dirk_45 = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 45}, "yaniv": "Ann"}
+    record(club_table.game, director, *[dirk_45] * 4)
+    game = club_table.game
+    game.refresh_from_db()
+    game.sign_off(by=director, version=game.version)
+    page = client.get(reverse("codes:detail", args=[code])).content.decode()
+    assert 'id="round-form"' not in page and 'id="game-state"' not in page
+    response = client.post(reverse("codes:undo", args=[code]), {"reason": "x", "version": 9})
+    assert response.status_code == 403
+    assert Round.objects.count() == 4
+
+
+def test_code_pages_name_no_accounts(client, code, club_table, referee):
+    record(club_table.game, make_user("someone-with-an-account"), ROUND_1)
+    page = client.get(reverse("codes:detail", args=[code])).content.decode()
+    assert "someone-with-an-account" not in page

@@ -1,0 +1,186 @@
+"""A device's outbox, sent one change at a time: stored once, conflicts chosen, never guessed."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_table, make_user, record
+from tournaments.models import GameChange, Round
+
+pytestmark = pytest.mark.django_db
+
+ANN_CALLS = {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"}
+
+
+def change(
+    action="record",
+    client_id=None,
+    number=1,
+    hands=(3, 12, 7, 20),
+    ending="yaniv:1",
+    along=(),
+    **extra,
+):
+    """An outbox entry as the table page's script posts it."""
+    data = {"action": action, "client_id": str(client_id or uuid.uuid4()), **extra}
+    if action != "undo":
+        data.update(number=number, ending=ending, along=[str(p) for p in along])
+        data.update({f"hand_{seat}": hand for seat, hand in enumerate(hands, start=1)})
+    return data
+
+
+def sync(client, table, data):
+    response = client.post(reverse("tables:sync", args=[table.pk]), data)
+    return response.status_code, response.json()
+
+
+def test_a_round_from_the_outbox_is_stored_with_its_client_id(referee_client, table):
+    sent = uuid.uuid4()
+    status, answer = sync(referee_client, table, change(client_id=sent))
+    assert (status, answer) == (200, {"status": "stored", "version": 1})
+    assert GameChange.objects.get(action="record").client_id == sent
+    table.refresh_from_db()
+    assert {seat.player.name: seat.total for seat in table.seats.all()} == {
+        "Ann": 0,
+        "Bart": 12,
+        "Chris": 7,
+        "Dirk": 20,
+    }
+
+
+def test_the_same_change_sent_again_is_stored_once_and_answered_as_done(referee_client, table):
+    sent = change()
+    first = sync(referee_client, table, sent)
+    again = sync(referee_client, table, sent)
+    assert first == (200, {"status": "stored", "version": 1})
+    assert again == (200, {"status": "replayed", "version": 1})
+    assert Round.objects.count() == 1 and GameChange.objects.count() == 1
+
+
+def test_the_same_round_typed_on_a_second_phone_is_the_same_round(client, table, referee):
+    record(table.game, referee, {**ANN_CALLS, "along": []})
+    other = make_user("other-director")
+    table.session.tournament.directors.add(other)
+    client.force_login(other)
+    assert sync(client, table, change()) == (200, {"status": "same", "version": 1})
+    assert Round.objects.count() == 1
+
+
+def test_other_entries_for_a_taken_round_are_a_conflict_and_nothing_is_stored(
+    referee_client, table, referee
+):
+    record(table.game, referee, {**ANN_CALLS, "along": []})
+    status, answer = sync(referee_client, table, change(hands=(4, 15, 4, 9)))
+    assert status == 409
+    assert answer["status"] == "conflict" and answer["version"] == 1
+    assert "Round 1 was recorded twice, differently" in answer["html"]
+    assert "Ann 4 (Yaniv), Bart 15, Chris 4, Dirk 9" in answer["html"]
+    assert Round.objects.count() == 1
+    assert Round.objects.get().hands.get(seat__position=2).hand_total == 12
+
+
+def test_a_correction_made_on_an_older_sheet_is_stale_and_changes_nothing(
+    referee_client, table, referee
+):
+    record(table.game, referee, {**ANN_CALLS, "along": []}, {**ANN_CALLS, "along": []})
+    stale = change("correct", number=1, hands=(3, 14, 7, 20), reason="Bart had 14", version=1)
+    status, answer = sync(referee_client, table, stale)
+    assert status == 409 and answer["status"] == "stale" and answer["version"] == 2
+    assert Round.objects.get(number=1).hands.get(seat__position=2).hand_total == 12
+
+
+def test_a_correction_and_an_undo_from_the_outbox_apply_once(referee_client, table, referee):
+    record(table.game, referee, {**ANN_CALLS, "along": []}, {**ANN_CALLS, "along": []})
+    correction = change("correct", number=1, hands=(3, 14, 7, 20), reason="Bart 14", version=2)
+    assert sync(referee_client, table, correction) == (200, {"status": "stored", "version": 3})
+    assert sync(referee_client, table, correction) == (200, {"status": "replayed", "version": 3})
+    undo = change("undo", reason="round 2 was not played", version=3)
+    assert sync(referee_client, table, undo) == (200, {"status": "stored", "version": 4})
+    assert sync(referee_client, table, undo) == (200, {"status": "replayed", "version": 4})
+    assert list(Round.objects.values_list("number", flat=True)) == [1]
+    assert Round.objects.get().hands.get(seat__position=2).hand_total == 14
+    assert GameChange.objects.filter(action="undo").count() == 1
+
+
+def test_entries_the_rules_refuse_are_refused_with_the_reason(referee_client, table):
+    status, answer = sync(referee_client, table, change(hands=(9, 12, 7, 20)))
+    assert status == 200  # a false Yaniv is a round under the Belgian rules
+    status, answer = sync(referee_client, table, change(number=2, hands=(3, 51, 7, 20)))
+    assert status == 400 and answer["status"] == "refused"
+    assert "Bart's hand must be a whole number from 0 to 50." in answer["message"]
+    assert Round.objects.count() == 1
+
+
+def test_a_signed_off_sheet_refuses_the_referees_outbox_and_keeps_nothing(
+    referee_client, table, referee
+):
+    dirk_45 = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 45}, "yaniv": "Ann"}
+    record(table.game, referee, *[dirk_45] * 4)
+    table.game.sign_off(by=make_user("dir"), version=table.game.version)
+    status, answer = sync(referee_client, table, change(number=5))
+    assert status == 403 and answer["status"] == "closed"
+    assert Round.objects.count() == 4
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger"])
+def test_strangers_cannot_send_changes(client, table, who):
+    if who == "stranger":
+        client.force_login(make_user("stranger"))
+    status, answer = sync(client, table, change())
+    assert status == 403 and answer["status"] == "closed"
+    assert Round.objects.count() == 0
+
+
+def test_a_private_tables_sync_is_not_found_for_strangers(client):
+    table = make_table(tournament=None)
+    tournament = table.session.tournament
+    tournament.is_public = False
+    tournament.save()
+    response = client.post(reverse("tables:sync", args=[table.pk]), change())
+    assert response.status_code == 404
+    assert Round.objects.count() == 0
+
+
+def test_a_change_without_a_client_id_is_refused(referee_client, table):
+    data = change()
+    del data["client_id"]
+    status, answer = sync(referee_client, table, data)
+    assert status == 400 and answer["status"] == "refused"
+    assert Round.objects.count() == 0
+
+
+def test_the_database_keeps_each_client_id_once(table, referee):
+    from django.db import IntegrityError, transaction
+
+    sent = uuid.uuid4()
+    record(table.game, referee, {**ANN_CALLS, "along": []})
+    GameChange.objects.filter(action="record").update(client_id=sent)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameChange.objects.create(
+            game=table.game, action="record", round_number=2, version=2, client_id=sent
+        )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_from_the_outbox_costs_ten_queries_in_round_2_and_in_round_40(
+    referee_client, table, referee
+):
+    """BEGIN and COMMIT included: the user, the table, the game and its seats locked and read
+    in one query, the round, its hands, the seats' totals, the game and the audit log."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    small = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 1}, "yaniv": "Ann"}
+    counts = []
+    for played in (1, 39):
+        record(table.game, referee, *[small] * (played - table.game.rounds.count()))
+        data = change(number=played + 1, hands=(0, 1, 1, 1))
+        referee_client.get(reverse("tables:detail", args=[table.pk]))  # the session cached
+        with CaptureQueriesContext(connection) as queries:
+            status, answer = sync(referee_client, table, data)
+        assert (status, answer["status"]) == (200, "stored")
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 10

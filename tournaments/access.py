@@ -1,0 +1,286 @@
+"""Who may do what: the one place the site decides it.
+
+Roles: anyone may follow a public tournament; its directors (and superusers) direct it; a
+table's referee records its rounds while the session runs. Every view gets its object
+through a `get_…` helper here: 404 for who may not see it (a private tournament's name
+stays hidden), 403 for who may see it but not do this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
+
+from tournaments.models import HallScreen, Season, Session, Table, TableCode, Tournament
+
+T = TypeVar("T")
+
+# --- questions ------------------------------------------------------------------
+
+
+def can_direct(user: Any, tournament: Tournament) -> bool:
+    return tournament.is_director(user)
+
+
+def can_view(user: Any, tournament: Tournament) -> bool:
+    """Public tournaments for anyone; a private one for its directors and referees only."""
+    if tournament.is_public:
+        return True
+    if not user.is_authenticated:
+        return False
+    return (
+        can_direct(user, tournament)
+        or Table.objects.filter(session__tournament=tournament, referee=user).exists()
+    )
+
+
+def can_referee(user: Any, table: Table) -> bool:
+    """Directors at their tournaments; a referee at their table while it plays."""
+    if not user.is_authenticated:
+        return False
+    tournament = table.session.tournament
+    # The referee first: it needs no query (a round's submission is the busiest write).
+    # A signed-off sheet is closed to the referee: only a director changes it.
+    if (
+        not table.game.signed_off
+        and table.referee_id == user.pk
+        and table.session.status == Session.Status.RUNNING
+        and tournament.status == Tournament.Status.RUNNING
+    ):
+        return True
+    return can_direct(user, tournament)
+
+
+def can_see_names(user: Any, table: Table) -> bool:
+    """Account names (who entered, who changed) are for the people running the table."""
+    return user.is_authenticated and (
+        table.referee_id == user.pk or can_direct(user, table.session.tournament)
+    )
+
+
+def can_create_tournament(user: Any) -> bool:
+    return user.is_authenticated and user.has_perm("tournaments.add_tournament")
+
+
+# --- the objects a view works on ------------------------------------------------
+
+
+def get_tournament_for_viewer(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, or 404 for anyone who may not see it (names stay hidden)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def get_tournament_for_director(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, or 404 for who may not see it and 403 for who may only read it."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if can_direct(request.user, tournament):
+        return tournament
+    if not can_view(request.user, tournament):
+        raise Http404("No such tournament.")
+    raise PermissionDenied(gettext("Only a director of the tournament can do this."))
+
+
+def get_session_for_director(request: HttpRequest, slug: str, number: int) -> Session:
+    tournament = get_tournament_for_director(request, slug)
+    session = get_object_or_404(tournament.sessions.all(), number=number)
+    # The same tournament object: its director check is remembered.
+    session.tournament = tournament
+    return session
+
+
+# --- seasons: tournaments ranked together (their organisers direct them) ------------------
+
+
+def can_view_season(user: Any, season: Season) -> bool:
+    return season.is_public or season.is_director(user)
+
+
+def can_create_season(user: Any) -> bool:
+    """Who directs a tournament (or may create one) may organise a season."""
+    return user.is_authenticated and (
+        user.is_superuser
+        or user.has_perm("tournaments.add_season")
+        or can_create_tournament(user)
+        or Tournament.directors.through.objects.filter(user_id=user.pk).exists()
+    )
+
+
+def can_count_in_season(user: Any, tournament: Tournament) -> bool:
+    """A season's organiser may count any public tournament (its results are public) and the
+    private ones they direct (those count in a private season only)."""
+    return tournament.is_public or can_direct(user, tournament)
+
+
+def get_season_for_viewer(request: HttpRequest, slug: str) -> Season:
+    """The season, or 404 for anyone who may not see it (a private season's name stays
+    hidden)."""
+    season = get_object_or_404(Season, slug=slug)
+    if not can_view_season(request.user, season):
+        raise Http404("No such season.")
+    return season
+
+
+def get_season_for_director(request: HttpRequest, slug: str) -> Season:
+    """The season, or 404 for who may not see it and 403 for who may only follow it."""
+    season = get_object_or_404(Season, slug=slug)
+    if season.is_director(request.user):
+        return season
+    if not can_view_season(request.user, season):
+        raise Http404("No such season.")
+    raise PermissionDenied(gettext("Only an organiser of the season can do this."))
+
+
+def require_superuser(request: HttpRequest) -> None:
+    """Merging players is the administrators': 404 for anyone else (the page stays hidden)."""
+    if not (request.user.is_authenticated and request.user.is_superuser):
+        raise Http404("No such page.")
+
+
+# --- table codes: a table's entry page without an account ------------------------------
+
+
+class TooManyGuesses(Exception):
+    """Too many wrong table codes from one address: answer 429 for a while."""
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: behind a trusted proxy, the one it says it forwarded for."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    if proxies and forwarded:
+        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+        if len(addresses) >= proxies:
+            return addresses[-proxies]
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _guesses_key(request: HttpRequest) -> str:
+    return f"table-code-misses:{client_address(request)}"
+
+
+def _guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
+    """What `find` finds, or 404; after CODE_GUESSES misses from an address in
+    CODE_GUESS_WINDOW seconds (table codes and screen links together), 429."""
+    limit = getattr(settings, "CODE_GUESSES", 20)
+    window = getattr(settings, "CODE_GUESS_WINDOW", 15 * 60)
+    key = _guesses_key(request)
+    if (cache.get(key) or 0) >= limit:
+        raise TooManyGuesses()
+    found = find()
+    if found is None:
+        cache.add(key, 0, window)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between the two calls
+            cache.set(key, 1, window)
+        raise Http404("No such code.")
+    return found
+
+
+def find_code(request: HttpRequest, code: str) -> TableCode:
+    """The working table code, or 404 (unknown, wrong, revoked and expired look the same);
+    guesses limited per address."""
+
+    def working() -> TableCode | None:
+        found = TableCode.find(code)
+        return found if found is not None and found.works else None
+
+    return _guessed(request, working)
+
+
+def find_screen(request: HttpRequest, key: str) -> HallScreen:
+    """The hall screen of a secret link (private tournaments hand these out), or 404;
+    guesses limited per address, as table codes are."""
+    return _guessed(request, lambda: HallScreen.find(key))
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """Who records at a table: an account (`user`), or a table code (`code`, no account)."""
+
+    table: Table
+    user: Any = None
+    code: TableCode | None = None
+
+    @property
+    def by(self) -> Any:
+        """As the game's methods take it: the user, else the code."""
+        return self.code if self.code is not None else self.user
+
+
+def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Table:
+    if code is not None:
+        return find_code(request, code).table
+    table = get_object_or_404(
+        Table.objects.select_related("session__tournament", "game", "referee"), pk=table_id
+    )
+    if not can_view(request.user, table.session.tournament):
+        raise Http404("No such table.")
+    return table
+
+
+def get_table_for_viewer(
+    request: HttpRequest, table_id: int | None = None, code: str | None = None
+) -> Table:
+    return _table(request, table_id, code)
+
+
+def get_entrant(
+    request: HttpRequest, table_id: int | None = None, code: str | None = None
+) -> Entrant:
+    """Who may record at the table: its referee or a director (by account), or anyone with
+    the table's code while its session takes table codes; 403 for who may only follow it."""
+    if code is not None:
+        found = find_code(request, code)
+        if found.table.game.signed_off:
+            raise PermissionDenied(gettext("The sheet is signed off: only a director changes it."))
+        return Entrant(found.table, code=found)
+    table = _table(request, table_id, None)
+    if not can_referee(request.user, table):
+        if table.game.signed_off and can_view(request.user, table.session.tournament):
+            raise PermissionDenied(gettext("The sheet is signed off: only a director changes it."))
+        raise PermissionDenied(
+            gettext("Only the table's referee or a director can change this game.")
+        )
+    return Entrant(table, user=request.user)
+
+
+def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:
+    """The table for who may record at it by account; 403 for who may only follow it."""
+    return get_entrant(request, table_id).table
+
+
+def get_table_for_director(request: HttpRequest, table_id: int) -> Table:
+    table = _table(request, table_id, None)
+    if not can_direct(request.user, table.session.tournament):
+        raise PermissionDenied(gettext("Only a director of the tournament can do this."))
+    return table
+
+
+# --- decorators -------------------------------------------------------------------
+
+
+def login_to_read(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous GETs go to the login page; anonymous POSTs go on to the permission check
+    (and meet the same 403/404 as anyone else's)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated and request.method in ("GET", "HEAD"):
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    return wrapper

@@ -1,0 +1,211 @@
+"""CSV downloads for spreadsheets: the standings (overall or of one session) and every round.
+
+UTF-8 with a byte order mark (without it Excel reads "Hélène" as "HÃ©lÃ¨ne"), fields
+separated by `,` or by `;`: a Belgian spreadsheet (Excel with a Dutch or French locale) splits
+on `;` and reads "2,5" as a number, so with `;` the half points get a decimal comma. A text
+cell that starts with = + - or @ gets a leading apostrophe: a spreadsheet never runs a name as
+a formula.
+
+The standings are one query set (two queries, see `Tournament.standings`). The rounds, one
+line per player per round, are drawn from each game's sheet (`tournaments.sheets.GameSheet`,
+the read model the table page and the PDFs show), so a line's ending, points, reduction and
+total are the sheet's. They are streamed, as a championship has about 80,000 lines: the games
+are read a few hundred tables at a time (three queries each time), so memory stays flat and
+the queries do not grow with the number of rounds.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable, Iterator, Sequence
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils.translation import get_language, override, pgettext, pgettext_lazy
+
+from scoring.sheet import Mark
+from tournaments.models import Game, Session, Tournament
+from tournaments.sheets import GameSheet
+
+# --- CSV ------------------------------------------------------------------------
+
+BOM = "\ufeff"
+# `?sep=` of the download links.
+SEPARATORS = {"comma": ",", "semicolon": ";"}
+# The headers and words of the CSV files are in the language of the download's page.
+STANDINGS_HEADER = (
+    pgettext_lazy("CSV column", "place"),
+    pgettext_lazy("CSV column", "player"),
+    pgettext_lazy("CSV column", "club"),
+    pgettext_lazy("CSV column", "points"),
+    pgettext_lazy("CSV column", "games"),
+    pgettext_lazy("CSV column", "wins"),
+    pgettext_lazy("CSV column", "sum of totals"),
+    pgettext_lazy("CSV column", "table-mates' points"),
+    pgettext_lazy("CSV column", "provisional"),
+    pgettext_lazy("CSV column", "withdrawn"),
+)
+# Ranked by the average per game, the standings CSV has this column after the points.
+AVERAGE_COLUMN = pgettext_lazy("CSV column", "points per game")
+ROUNDS_HEADER = (
+    pgettext_lazy("CSV column", "tournament"),
+    pgettext_lazy("CSV column", "session"),
+    pgettext_lazy("CSV column", "table"),
+    pgettext_lazy("CSV column", "round"),
+    pgettext_lazy("CSV column", "player"),
+    pgettext_lazy("CSV column", "hand total"),
+    pgettext_lazy("CSV column", "caller"),
+    pgettext_lazy("CSV column", "along"),
+    pgettext_lazy("CSV column", "points"),
+    pgettext_lazy("CSV column", "reduction"),
+    pgettext_lazy("CSV column", "total"),
+)
+# The rounds' "caller" column: how this player ended the round, by the mark the sheet
+# writes beside their points; empty for the others.
+ENDINGS = {
+    Mark.CALLER: pgettext_lazy("CSV: how a player ended the round", "yaniv"),
+    Mark.FALSE: pgettext_lazy("CSV: how a player ended the round", "false yaniv"),
+    Mark.EMPTY: pgettext_lazy("CSV: how a player ended the round", "empty hand"),
+    # Automatic Assaf: the caller's hand was not the lowest.
+    Mark.ASSAF: pgettext_lazy("CSV: how a player ended the round", "assaf"),
+}
+LINES_PER_CHUNK = 1000
+# The rounds CSV reads this many tables' sheets at a time (three queries each time).
+TABLES_PER_CHUNK = 200
+
+
+def decimal(value: Fraction | int, separator: str = ",") -> str:
+    """Placement points come in halves: "2.5", or "2,5" beside a `;` separator."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = str(Decimal(value.numerator) / Decimal(value.denominator))
+    return text.replace(".", ",") if separator == ";" else text
+
+
+def _text(value: str) -> str:
+    """A name as a spreadsheet shows it: never a formula."""
+    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def _yes_no(value: bool) -> str:
+    return pgettext("CSV value", "yes") if value else pgettext("CSV value", "no")
+
+
+def _header(columns: Sequence[object]) -> tuple[str, ...]:
+    return tuple(str(column) for column in columns)
+
+
+class _Echo:
+    """A file for `csv.writer` that hands each line back instead of storing it."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+def csv_chunks(rows: Iterable[Sequence[object]], separator: str = ",") -> Iterator[bytes]:
+    """The rows as UTF-8 CSV with a byte order mark, a thousand lines a chunk."""
+    writer = csv.writer(_Echo(), delimiter=separator)
+    chunk = [BOM]
+    for row in rows:
+        chunk.append(writer.writerow(row))
+        if len(chunk) >= LINES_PER_CHUNK:
+            yield "".join(chunk).encode()
+            chunk = []
+    if chunk:
+        yield "".join(chunk).encode()
+
+
+def standings_rows(
+    tournament: Tournament, session: Session | None = None, separator: str = ","
+) -> Iterator[tuple[object, ...]]:
+    average = tournament.ranking == Tournament.Ranking.AVERAGE
+    header = list(STANDINGS_HEADER)
+    if average:
+        header.insert(4, AVERAGE_COLUMN)
+    yield _header(header)
+    for standing, player in tournament.standings(session):
+        yield (
+            standing.place,
+            _text(player.name),
+            _text(player.club.name) if player.club else "",
+            decimal(standing.points, separator),
+            *([_average(standing.average, separator)] if average else []),
+            standing.games,
+            standing.wins,
+            standing.total_sum,
+            decimal(standing.opponents_points, separator),
+            _yes_no(standing.provisional),
+            _yes_no(standing.withdrawn),
+        )
+
+
+def _average(value: Fraction, separator: str) -> str:
+    """Points per game to 3 decimals ("2.333", or "2,333" beside a `;` separator)."""
+    text = f"{float(value):.3f}"
+    return text.replace(".", ",") if separator == ";" else text
+
+
+def standings_csv(
+    tournament: Tournament, session: Session | None = None, separator: str = ","
+) -> bytes:
+    return b"".join(csv_chunks(standings_rows(tournament, session, separator), separator))
+
+
+def _sheets(tournament: Tournament) -> Iterator[GameSheet]:
+    """Every game's sheet, session by session, table by table, `TABLES_PER_CHUNK` at a time."""
+    games = list(
+        Game.objects.filter(table__session__tournament=tournament)
+        .select_related("table__session")
+        .order_by("table__session__number", "table__number")
+    )
+    for game in games:
+        # The rule set is the tournament's: no query per game to find it.
+        game.table.session.tournament = tournament
+    for start in range(0, len(games), TABLES_PER_CHUNK):
+        yield from GameSheet.load_many(games[start : start + TABLES_PER_CHUNK])
+
+
+def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
+    """Every player's line in every round, session by session, table by table, seat by seat.
+
+    One query for the games, then three per `TABLES_PER_CHUNK` tables, whatever the number of
+    rounds. A player who is out (elimination) has no line in the later rounds.
+    """
+    name = _text(tournament.name)
+    yield _header(ROUNDS_HEADER)
+    endings = {mark: str(word) for mark, word in ENDINGS.items()}
+    # Translated once, not on each of the 80,000 lines.
+    along_word = {True: _yes_no(True), False: _yes_no(False)}
+    for sheet in _sheets(tournament):
+        table = sheet.game.table
+        session = table.session.number
+        names = [(_text(seat.player.name), sheet.label(seat)) for seat in sheet.seats]
+        for row in sheet.rows:
+            for (player, label), cell in zip(names, row.cells, strict=True):
+                if cell.out:
+                    continue
+                yield (
+                    name,
+                    session,
+                    table.number,
+                    row.number,
+                    player,
+                    cell.hand_total,
+                    endings.get(cell.mark, "") if cell.mark else "",
+                    along_word[label in row.entries.along],
+                    cell.points,
+                    cell.reduction,
+                    cell.total,
+                )
+
+
+def rounds_csv_chunks(tournament: Tournament, separator: str = ",") -> Iterator[bytes]:
+    """Streamed after the view returns: in the language of the request, kept from now."""
+    language = get_language()
+
+    def chunks() -> Iterator[bytes]:
+        with override(language):
+            yield from csv_chunks(rounds_rows(tournament), separator)
+
+    return chunks()

@@ -1,0 +1,71 @@
+"""Every model of the site, one module an aggregate.
+
+`people` (clubs, players) ← `tournaments` (tournament, registrations, sessions, tables,
+seats) ← `games` (a table's game, its rounds and hands, the audit log) and `hall` (the venue's
+screens) ← `seasons` (tournaments ranked together) and `ratings` (the skill rating, a row per
+player per rated game): each module imports only those before it.
+"""
+
+from __future__ import annotations
+
+from tournaments.models.games import (
+    AlreadyApplied,
+    Confirmation,
+    Dispute,
+    Game,
+    GameChange,
+    GameRows,
+    Hand,
+    Round,
+    RoundConflict,
+    SheetChanged,
+    same_entries,
+)
+from tournaments.models.hall import HallScreen
+from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
+from tournaments.models.ratings import PlayerRating, RatingChange, RatingLedger
+from tournaments.models.seasons import Season, SeasonTournament
+from tournaments.models.tournaments import (
+    FALSE_YANIV_LABELS,
+    PRESET_LABELS,
+    Registration,
+    Seat,
+    Session,
+    SessionClockEvent,
+    Table,
+    TableCode,
+    Tournament,
+)
+
+__all__ = [
+    "Confirmation",
+    "Dispute",
+    "TableCode",
+    "AlreadyApplied",
+    "FALSE_YANIV_LABELS",
+    "PRESET_LABELS",
+    "Club",
+    "Game",
+    "GameChange",
+    "GameRows",
+    "HallScreen",
+    "Hand",
+    "MergeRefused",
+    "Player",
+    "PlayerMerge",
+    "PlayerRating",
+    "RatingChange",
+    "RatingLedger",
+    "Registration",
+    "Round",
+    "Season",
+    "SeasonTournament",
+    "RoundConflict",
+    "Seat",
+    "Session",
+    "SessionClockEvent",
+    "SheetChanged",
+    "Table",
+    "Tournament",
+    "same_entries",
+]

@@ -1,0 +1,1047 @@
+"""Round records: a table's game, its rounds as entered, and the audit log.
+
+The referee's raw entries (hand totals, caller or emptied hand, along) are the
+truth. Points, reductions and totals come from the engine (scoring.rules) and
+are cached on the rows; every change of a game rescores it in the same
+transaction, under a row lock on the game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
+
+from scoring import rules
+from scoring.errors import GameError
+from scoring.records import round_to_record
+from tournaments import clock
+from tournaments.models.tournaments import Seat, Table, TableCode, Tournament
+
+logger = logging.getLogger(__name__)
+
+
+class RoundConflict(Exception):
+    """The round was recorded meanwhile, e.g. by a second device at the table."""
+
+    def __init__(self, existing: Round, entries: rules.Round, attempt: rules.Round) -> None:
+        self.existing = existing
+        # The stored round's entries, and the ones that were sent for the same number.
+        self.entries = entries
+        self.attempt = attempt
+        who = existing.entered_by.get_username() if existing.entered_by else gettext("someone")
+        super().__init__(
+            gettext("round %(number)s was just recorded by %(who)s")
+            % {"number": existing.number, "who": who}
+        )
+
+
+def same_entries(a: rules.Round, b: rules.Round) -> bool:
+    """The same round as entered, whatever order the along players came in."""
+    return (
+        dict(a.hands) == dict(b.hands)
+        and (a.yaniv, a.empty_hand) == (b.yaniv, b.empty_hand)
+        and set(a.along) == set(b.along)
+    )
+
+
+def _user(by: Any) -> Any:
+    """The account behind a change: `by` is a user, or a table code (no account), or None."""
+    return None if by is None or isinstance(by, TableCode) else by
+
+
+class AlreadyApplied(Exception):
+    """A device sent a change again (same client id): it was applied before, once."""
+
+    def __init__(self, version: int) -> None:
+        self.version = version
+        super().__init__("this change was already applied")
+
+
+class SheetChanged(Exception):
+    """A correction form was filled in on an older version of the sheet."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            gettext(
+                "the sheet was changed since this form was opened: check the rounds "
+                "and enter the correction again"
+            )
+        )
+
+
+def seat_labels(seats: Sequence[Seat]) -> dict[int, str]:
+    """Seat id → the name the engine and the referee use for that seat: the player's name,
+    or "Name (seat n)" when two players at the table share it."""
+    names = [seat.player.name for seat in seats]
+    return {
+        seat.pk: (name if names.count(name) == 1 else f"{name} (seat {seat.position})")
+        for seat, name in zip(seats, names, strict=True)
+    }
+
+
+def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
+    """Game id → its seats clockwise, with their players (one query)."""
+    table_ids = {game.table_id: game.pk for game in games}
+    seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
+    for seat in (
+        Seat.objects.filter(table_id__in=table_ids)
+        .select_related("player")
+        .order_by("table_id", "position")
+    ):
+        seats[table_ids[seat.table_id]].append(seat)
+    return seats
+
+
+@dataclass(frozen=True)
+class GameRows:
+    """A game's rows as stored (seats clockwise, rounds with their hands), for the engine.
+
+    The write path loads these under the game's lock; `tournaments.sheets` reads them for
+    the pages.
+    """
+
+    seats: tuple[Seat, ...]
+    rounds: tuple[Round, ...]
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        """Seat id → the name the engine and the referee use for that seat."""
+        return seat_labels(self.seats)
+
+    @cached_property
+    def players(self) -> tuple[str, ...]:
+        labels = self.labels
+        return tuple(labels[seat.pk] for seat in self.seats)
+
+    def seat_for(self, label: str) -> Seat:
+        ids = {name: seat_id for seat_id, name in self.labels.items()}
+        return next(seat for seat in self.seats if seat.pk == ids[label])
+
+    def entries(self, stored: Round) -> rules.Round:
+        labels = self.labels
+        return rules.Round(
+            hands={labels[hand.seat_id]: hand.hand_total for hand in stored.hands.all()},
+            yaniv=labels[stored.caller_id] if stored.caller_id else None,
+            along=tuple(labels[hand.seat_id] for hand in stored.hands.all() if hand.along),
+            empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+        )
+
+    def engine_rounds(self) -> list[rules.Round]:
+        return [self.entries(stored) for stored in self.rounds]
+
+    @classmethod
+    def of_games(cls, games: Sequence[Game]) -> dict[int, GameRows]:
+        """Game id → its rows, for any number of games in three queries."""
+        seats = seats_of_games(games)
+        rounds: dict[int, list[Round]] = {game.pk: [] for game in games}
+        for stored in (
+            Round.objects.filter(game__in=[game.pk for game in games])
+            .select_related("entered_by")
+            .prefetch_related("hands")
+            .order_by("game_id", "number")
+        ):
+            rounds[stored.game_id].append(stored)
+        return {game.pk: cls(tuple(seats[game.pk]), tuple(rounds[game.pk])) for game in games}
+
+
+class Game(models.Model):
+    # Whether the game was finished when its change began (set under the lock).
+    _was_finished: bool = False
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    finished = models.BooleanField(default=False)
+    ended_at_time_limit = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change; a correction form must carry the version it saw.
+    version = models.PositiveIntegerField(default=0)
+    # How many rounds are recorded (cached by each change): the next round's number.
+    round_count = models.PositiveSmallIntegerField(default=0)
+    # The referee's sign-off once the players checked the sheet; until then a
+    # finished game counts as provisional in the standings.
+    signed_off_at = models.DateTimeField(null=True, blank=True)
+    signed_off_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        # The table keeps the name it had when games were their own app (migration 0004).
+        db_table = "scoring_game"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ended_at_time_limit=False) | Q(finished=True),
+                name="time_limit_end_is_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(signed_off_at__isnull=True) | Q(finished=True),
+                name="only_a_finished_game_is_signed_off",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game at {self.table}"
+
+    @property
+    def ruleset(self) -> rules.Ruleset:
+        return self.table.session.tournament.ruleset
+
+    def rows(self) -> GameRows:
+        """The seats and rounds as stored (three queries, whatever the game's length)."""
+        return GameRows.of_games([self])[self.pk]
+
+    def score(self, rows: GameRows | None = None) -> rules.GameResult:
+        rows = rows or self.rows()
+        return rules.score_game(
+            rules.Game(rows.players, tuple(rows.engine_rounds()), self.ruleset)
+        )
+
+    def preview_round(self, entries: rules.Round, rows: GameRows) -> rules.GameResult:
+        """The game as it would be with `entries` as its next round; saves nothing."""
+        if self.ended_at_time_limit:
+            raise self._over(len(rows.rounds) + 1)
+        return rules.score_game(
+            rules.Game(rows.players, (*rows.engine_rounds(), entries), self.ruleset)
+        )
+
+    # --- state changes: each one transaction, under a lock on the game row --
+
+    def record_round(
+        self, entries: rules.Round, *, by, number: int, client_id: UUID | None = None
+    ) -> Round:
+        """Record round `number` (the next one) from the referee's entries.
+
+        `client_id` is the device's id for this round: a round is stored once whatever how
+        often a phone sends it (`AlreadyApplied` for a repeat). The same entries already
+        stored as round `number` are that round, whoever typed them; different ones are a
+        `RoundConflict`, never stored as another round.
+
+        The new round is scored from the seats' cached totals (and who is out), not from the
+        whole history: a round costs the same queries in round 1 and in round 40.
+        """
+        return self.record_parsed(
+            lambda game, seats: (entries, number), by=by, client_id=client_id
+        )
+
+    def record_parsed(
+        self,
+        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int]],
+        *,
+        by: Any,
+        client_id: UUID | None = None,
+    ) -> Round:
+        """Record the next round from entries `parse` reads off the seats (a form).
+
+        The game and its seats are read and locked in one query, and `parse` gets them: the
+        entry form is checked against the seats the round is stored on. Whatever `parse`
+        raises leaves nothing written.
+        """
+        try:
+            with transaction.atomic():
+                game, seats = self._locked_with_seats()
+                entries, number = parse(game, seats)
+                stored = game._append(
+                    entries, by=by, number=number, client_id=client_id, seats=seats
+                )
+        except IntegrityError:
+            # A phone replaying a change while another request stores it: the database's
+            # one-row-per-client-id is the last word.
+            if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
+                raise AlreadyApplied(self.version) from None
+            raise
+        self._take_state(game)
+        self._rerate(game)
+        return stored
+
+    def _append(
+        self,
+        entries: rules.Round,
+        *,
+        by: Any,
+        number: int,
+        client_id: UUID | None,
+        seats: list[Seat],
+    ) -> Round:
+        if number < 1:
+            raise GameError("rounds_from_one", "rounds", round_number=number)
+        if number <= self.round_count:
+            self._check_not_applied(client_id)
+            rows = self.rows()
+            existing = rows.rounds[number - 1]
+            if same_entries(rows.entries(existing), entries):
+                # A flaky phone sent the same round twice, or two phones typed the same
+                # round: it is stored once, all is well.
+                return existing
+            raise RoundConflict(existing, rows.entries(existing), entries)
+        if number != self.round_count + 1:
+            raise GameError("rounds_in_order", "rounds", round_number=number)
+        if self.ended_at_time_limit:
+            raise self._over(number)
+        labels = seat_labels(seats)
+        players = tuple(labels[seat.pk] for seat in seats)
+        by_label = {labels[seat.pk]: seat for seat in seats}
+        out_in_round = {
+            labels[seat.pk]: seat.out_after for seat in seats if seat.out_after is not None
+        }
+        ruleset = self.ruleset
+        scored = rules.score_round(
+            players,
+            {labels[seat.pk]: seat.total for seat in seats},
+            entries,
+            number,
+            ruleset,
+            out=tuple(out_in_round),
+        )
+        stored = Round.objects.create(
+            game=self,
+            number=number,
+            kind=scored.kind.value,
+            caller=by_label[entries.yaniv] if entries.yaniv else None,
+            empty_hand=by_label[entries.empty_hand] if entries.empty_hand else None,
+            entered_by=_user(by),
+        )
+        Hand.objects.bulk_create(
+            Hand(
+                round=stored,
+                seat=by_label[label],
+                hand_total=hand,
+                along=label in entries.along,
+                points=scored.points[label],
+                reduction=scored.reductions.get(label, 0),
+                total=scored.totals[label],
+            )
+            # A player who is out (elimination) has no hand.
+            for label, hand in entries.hands.items()
+        )
+        out_in_round.update(dict.fromkeys(scored.eliminated, number))
+        ranking = rules.rank(players, scored.totals, out_in_round if ruleset.eliminates else None)
+        ranks = {placing.player: placing.rank for placing in ranking}
+        for seat in seats:
+            label = labels[seat.pk]
+            seat.total, seat.rank = scored.totals[label], ranks[label]
+            seat.out_after = out_in_round.get(label)
+        Seat.objects.bulk_update(seats, ["total", "rank", "out_after"])
+        self.round_count = number
+        if scored.ends_game:
+            self.finished, self.finished_at = True, timezone.now()
+        elif self._ends_at_the_time_limit(stored):
+            # As `end_at_time_limit`: the totals are final, ranked as just computed.
+            self.finished, self.finished_at = True, timezone.now()
+            self.ended_at_time_limit = True
+        self.version += 1
+        self.save(
+            update_fields=[
+                "round_count",
+                "finished",
+                "finished_at",
+                "ended_at_time_limit",
+                "version",
+            ]
+        )
+        self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
+        if self.ended_at_time_limit:
+            rule = self.table.session.tournament.at_time_limit
+            self._log(GameChange.Action.END, by, None, None, None, clock.end_reason(rule))
+        self._count_without_confirmation()
+        return stored
+
+    def _ends_at_the_time_limit(self, stored: Round) -> bool:
+        """The session's time was up for this table when `stored` was recorded and, by the
+        tournament's rule, it is the last round: the round being played at the limit
+        ("finish the round"), or the one after it ("one last round"). The rows are loaded
+        with the game: a query only once the time is up, under "one last round"."""
+        table = self.table
+        session = table.session
+        state = session.clock(table, at=stored.entered_at)
+        if not state.over or state.ends_at is None:
+            return False
+        needed = clock.rounds_to_end(session.tournament.at_time_limit)
+        if needed is None:
+            return False
+        if needed == 1:
+            return True
+        before = self.rounds.filter(entered_at__gt=state.ends_at).exclude(pk=stored.pk)
+        return before.count() + 1 >= needed
+
+    def correct_round(
+        self,
+        number: int,
+        entries: rules.Round,
+        *,
+        by,
+        reason: str,
+        version: int,
+        client_id: UUID | None = None,
+        dispute: Dispute | None = None,
+    ) -> None:
+        """Replace round `number`'s entries; later rounds are rescored.
+
+        With `dispute`, the correction answers it: resolved, with the correction's reason.
+        """
+        with transaction.atomic():
+            game = self._locked(version, client_id)
+            rows = game.rows()
+            stored = game._stored_round(rows, number)
+            before = rows.entries(stored)
+            engine_rounds = rows.engine_rounds()
+            engine_rounds[number - 1] = entries
+            try:
+                result = rules.score_game(
+                    rules.Game(rows.players, tuple(engine_rounds), game.ruleset)
+                )
+            except GameError as error:
+                if error.round_number and error.round_number > number and error.field == "hands":
+                    # Elimination: the correction changes who plays the later rounds.
+                    raise GameError(
+                        "correction_changes_who_is_out",
+                        "rounds",
+                        round_number=number,
+                        round=error.round_number,
+                    ) from error
+                if error.round_number and error.round_number > number:
+                    played_after = len(rows.rounds) - error.round_number + 1
+                    raise GameError(
+                        "correction_ends_game"
+                        if played_after > 1
+                        else "correction_ends_game_before_last",
+                        "rounds",
+                        round_number=number,
+                        round=error.round_number - 1,
+                        next=error.round_number,
+                        last=len(rows.rounds),
+                    ) from error
+                raise
+            for field, value in game._ending(entries, rows).items():
+                setattr(stored, field, value)
+            stored.save(update_fields=["kind", "caller", "empty_hand"])
+            hands = {hand.seat_id: hand for hand in stored.hands.all()}
+            if {rows.labels[seat_id] for seat_id in hands} != set(entries.hands):
+                # Who plays a round is fixed by the rounds before it.
+                raise GameError("hands_name_players", "hands", round_number=number)
+            for seat_id, hand in hands.items():
+                hand.hand_total = entries.hands[rows.labels[seat_id]]
+                hand.along = rows.labels[seat_id] in entries.along
+            Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
+            game._store(rows, result, first_changed=number)
+            game._log(GameChange.Action.CORRECT, by, number, before, entries, reason, client_id)
+            if dispute is not None:
+                game._answer(dispute, Dispute.Status.RESOLVED, reason, by)
+            game._count_without_confirmation()
+        self._take_state(game)
+        self._rerate(game)
+
+    def undo_last_round(
+        self, *, by, reason: str, version: int, client_id: UUID | None = None
+    ) -> None:
+        with transaction.atomic():
+            game = self._locked(version, client_id)
+            rows = game.rows()
+            if not rows.rounds:
+                raise GameError("nothing_to_undo", "rounds")
+            last = rows.rounds[-1]
+            before = rows.entries(last)
+            last.delete()
+            rows = GameRows(rows.seats, rows.rounds[:-1])
+            result = game.score(rows)
+            game._store(rows, result, first_changed=None)
+            game._log(GameChange.Action.UNDO, by, last.number, before, None, reason, client_id)
+        self._take_state(game)
+        self._rerate(game)
+
+    @property
+    def signed_off(self) -> bool:
+        return self.signed_off_at is not None
+
+    @property
+    def provisional(self) -> bool:
+        """Finished, but the sheet is not signed off yet."""
+        return self.finished and not self.signed_off
+
+    def sign_off(self, *, by, version: int) -> None:
+        """The referee confirms the finished sheet, as players sign the paper one."""
+        with transaction.atomic():
+            game = self._locked(version)
+            if not game.finished:
+                raise GameError("sign_off_unfinished", "game")
+            if game.signed_off:
+                raise GameError("signed_off_already", "game")
+            game.signed_off_at = timezone.now()
+            game.signed_off_by = by
+            game.version += 1
+            game.save(update_fields=["signed_off_at", "signed_off_by", "version"])
+            game._log(GameChange.Action.SIGN_OFF, by, None, None, None, "")
+        self._take_state(game)
+
+    def end_at_time_limit(self, *, by, reason: str, version: int) -> None:
+        """Stop the game: the current totals are final."""
+        with transaction.atomic():
+            game = self._locked(version)
+            if game.finished:
+                raise GameError("game_over", "game")
+            rows = game.rows()
+            game.ended_at_time_limit = True
+            game._store(rows, game.score(rows), first_changed=None)
+            game._log(GameChange.Action.END, by, None, None, None, reason)
+        self._take_state(game)
+        self._rerate(game)
+
+    def store_rounds(
+        self, rounds: Sequence[tuple[rules.Round, Any, datetime]], *, ended_at_time_limit: bool
+    ) -> rules.GameResult:
+        """Store a whole recorded game at once (an import): (entries, entered_by, entered_at).
+
+        The engine scores the rounds as one game and `_store` caches its numbers as after any
+        change; nothing is logged (an import restores the audit log as it was recorded).
+        """
+        with transaction.atomic():
+            game = self._locked()
+            rows = game.rows()
+            if rows.rounds:
+                raise GameError("game_has_rounds", "rounds")
+            engine_rounds = tuple(entries for entries, _, _ in rounds)
+            result = rules.score_game(rules.Game(rows.players, engine_rounds, game.ruleset))
+            stored = Round.objects.bulk_create(
+                Round(
+                    game=game,
+                    number=number,
+                    entered_by=by,
+                    entered_at=at,
+                    **game._ending(entries, rows),
+                )
+                for number, (entries, by, at) in enumerate(rounds, start=1)
+            )
+            Hand.objects.bulk_create(
+                Hand(
+                    round=round_,
+                    seat=seat,
+                    hand_total=entries.hands[label],
+                    along=label in entries.along,
+                )
+                for round_, entries in zip(stored, engine_rounds, strict=True)
+                for seat, label in zip(rows.seats, rows.players, strict=True)
+                if label in entries.hands
+            )
+            game.ended_at_time_limit = ended_at_time_limit
+            game._store(game.rows(), result, first_changed=1)
+        self._take_state(game)
+        self._rerate(game)
+        return result
+
+    def restore_history(
+        self,
+        changes: Sequence[GameChange],
+        *,
+        finished_at: datetime | None,
+        signed_off_at: datetime | None,
+        signed_off_by,
+        version: int,
+    ) -> None:
+        """Put back what an import recorded beside the rounds (after `store_rounds`).
+
+        `changes` is the audit log as recorded (unsaved, in order); `finished_at` the moment
+        the game finished, at the time limit or not (None keeps the stored one); the sign-off
+        and the version as they were. Nothing is rescored and nothing new is logged.
+        """
+        with transaction.atomic():
+            game = self._locked()
+            if signed_off_at is not None and not game.finished:
+                raise GameError("sign_off_unfinished", "game")
+            if game.finished and finished_at is not None:
+                game.finished_at = finished_at
+            game.signed_off_at = signed_off_at
+            game.signed_off_by = signed_off_by
+            game.version = version
+            game.save(update_fields=["finished_at", "signed_off_at", "signed_off_by", "version"])
+            for change in changes:
+                change.game = game
+            GameChange.objects.bulk_create(changes)
+        self._take_state(game)
+        self._rerate(game)
+
+    # --- helpers of the state changes ----------------------------------------
+
+    def _rerate(self, game: Game) -> None:
+        """Once a change of a finished game (or one it finished) commits, the ratings follow
+        it, outside the change's transaction: a round never waits for them nor fails by them."""
+        if game.finished or game._was_finished:
+            # The rating reads the games' models: imported when a game changes.
+            from tournaments import ratings
+
+            ratings.schedule(game.pk)
+
+    def _take_state(self, game: Game) -> None:
+        """Adopt the locked copy's new state, keeping this instance's loaded relations."""
+        for field in (
+            "round_count",
+            "finished",
+            "ended_at_time_limit",
+            "finished_at",
+            "version",
+            "signed_off_at",
+            "signed_off_by_id",
+        ):
+            setattr(self, field, getattr(game, field))
+
+    def _locked(self, version: int | None = None, client_id: UUID | None = None) -> Game:
+        game = (
+            # Lock only the game row: other tables of the session go on meanwhile.
+            Game.objects.select_for_update(of=("self",))
+            .select_related("table__session__tournament")
+            .get(pk=self.pk)
+        )
+        game._was_finished = game.finished
+        # A repeat is recognised before its version: it was made on the sheet it saw.
+        game._check_not_applied(client_id)
+        if version is not None and version != game.version:
+            raise SheetChanged()
+        return game
+
+    def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
+        """The game and its seats clockwise (with players), both locked, in one query."""
+        seats = list(
+            # The game row and the seats: other tables of the session go on meanwhile.
+            Seat.objects.select_for_update(of=("self", "table__game"))
+            .select_related("player", "table__game", "table__session__tournament")
+            # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
+            .filter(table__game=self.pk)
+            .order_by("position")
+        )
+        if not seats:
+            raise GameError("player_count", "players", low=2, high=8)
+        game = seats[0].table.game
+        game._was_finished = game.finished
+        # One table object for every seat (and the game): its session is asked once.
+        for seat in seats:
+            seat.table = game.table
+        return game, seats
+
+    def _check_not_applied(self, client_id: UUID | None) -> None:
+        """A change a device sends again (a replayed outbox) is applied once."""
+        if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
+            raise AlreadyApplied(self.version)
+
+    def _over(self, number: int) -> GameError:
+        return GameError("game_over", "rounds", round_number=number)
+
+    def _stored_round(self, rows: GameRows, number: int) -> Round:
+        if not 1 <= number <= len(rows.rounds):
+            raise GameError("no_such_round", "rounds", number=number)
+        return rows.rounds[number - 1]
+
+    def _ending(self, entries: rules.Round, rows: GameRows) -> dict[str, object]:
+        kind = rules.round_kind(entries, self.ruleset)
+        return {
+            "kind": kind.value,
+            "caller": rows.seat_for(entries.yaniv) if entries.yaniv else None,
+            "empty_hand": rows.seat_for(entries.empty_hand) if entries.empty_hand else None,
+        }
+
+    def _store(
+        self, rows: GameRows, result: rules.GameResult, *, first_changed: int | None
+    ) -> None:
+        """Cache the engine's numbers on the rows; rounds before a change keep theirs."""
+        if self.finished:
+            # The players agreed to a sheet that is no more.
+            Confirmation.objects.filter(game=self).delete()
+        labels = rows.labels
+        changed = []
+        for stored, scored in zip(rows.rounds, result.rounds, strict=True):
+            if first_changed is None or stored.number < first_changed:
+                continue
+            for hand in stored.hands.all():
+                label = labels[hand.seat_id]
+                hand.points = scored.points[label]
+                hand.reduction = scored.reductions.get(label, 0)
+                hand.total = scored.totals[label]
+                changed.append(hand)
+            if stored.kind != scored.kind.value:
+                stored.kind = scored.kind.value
+                stored.save(update_fields=["kind"])
+        if changed:
+            Hand.objects.bulk_update(changed, ["points", "reduction", "total"])
+        ranks = {placing.player: placing.rank for placing in result.ranking}
+        for seat in rows.seats:
+            seat.total = result.totals[labels[seat.pk]]
+            seat.rank = ranks[labels[seat.pk]]
+            seat.out_after = result.out_in_round.get(labels[seat.pk])
+        Seat.objects.bulk_update(rows.seats, ["total", "rank", "out_after"])
+        self.round_count = len(rows.rounds)
+        finished = result.finished or self.ended_at_time_limit
+        if finished and not self.finished:
+            self.finished_at = timezone.now()
+        elif not finished:
+            # A correction that reopens the game voids its sign-off.
+            self.finished_at = None
+            self.signed_off_at = None
+            self.signed_off_by = None
+        self.finished = finished
+        self.version += 1
+        self.save(
+            update_fields=[
+                "round_count",
+                "finished",
+                "ended_at_time_limit",
+                "finished_at",
+                "version",
+                "signed_off_at",
+                "signed_off_by",
+            ]
+        )
+
+    def _log(
+        self,
+        action: str,
+        by: Any,
+        number: int | None,
+        before: rules.Round | None,
+        after: rules.Round | None,
+        reason: str,
+        client_id: UUID | None = None,
+    ) -> None:
+        user = _user(by)
+        GameChange.objects.create(
+            game=self,
+            tournament_id=self.table.session.tournament_id,
+            # The standings move when a game finishes, or when a finished one changes.
+            standing=self.finished or self._was_finished,
+            client_id=client_id,
+            action=action,
+            round_number=number,
+            user=user,
+            code=by if isinstance(by, TableCode) else None,
+            before=round_to_record(before, self.ruleset) if before else None,
+            after=round_to_record(after, self.ruleset) if after else None,
+            reason=reason,
+            version=self.version,
+        )
+        logger.info(
+            "game change: %s round=%s table=%s by=%s version=%s",
+            action,
+            number,
+            self.table_id,
+            user.get_username() if user else ("table code" if by else None),
+            self.version,
+        )
+
+    # --- the players' confirmation and disputes (table codes) -------------------------
+
+    def confirmations_needed(self) -> int:
+        """How many players must agree to the sheet, by the tournament's rule (codes only)."""
+        seats = self.table.seats.count()
+        policy = self.table.session.tournament.confirmation
+        if policy == Tournament.Confirmation.MAJORITY:
+            return seats // 2 + 1
+        if policy == Tournament.Confirmation.EVERY:
+            return seats
+        return 0
+
+    def _count_without_confirmation(self) -> None:
+        """A finished game of a table-code session whose tournament asks no confirmation counts
+        as it is: signed off by the table's entries."""
+        session = self.table.session
+        if (
+            self.finished
+            and not self.signed_off
+            and session.by_table_codes
+            and session.tournament.confirmation == Tournament.Confirmation.NONE
+        ):
+            self.signed_off_at = timezone.now()
+            self.save(update_fields=["signed_off_at"])
+
+    def confirm(self, seat: Seat, *, by: Any, version: int) -> bool:
+        """A player agrees to the finished sheet, as signing the paper one; True once enough
+        players agreed and the sheet is signed off by them."""
+        with transaction.atomic():
+            game = self._locked(version)
+            if not game.finished:
+                raise GameError("confirm_unfinished", "game")
+            if game.signed_off:
+                raise GameError("signed_off_already", "game")
+            if seat.table_id != game.table_id:
+                raise GameError("not_at_this_table", "game")
+            Confirmation.objects.get_or_create(game=game, seat=seat)
+            agreed = game.confirmations.count() >= game.confirmations_needed()
+            if agreed:
+                game.signed_off_at = timezone.now()
+                game.signed_off_by = None
+            game.version += 1
+            game.save(update_fields=["signed_off_at", "signed_off_by", "version"])
+            game._log(GameChange.Action.CONFIRM, by, None, None, None, seat.player.name)
+        self._take_state(game)
+        return agreed
+
+    def raise_dispute(self, number: int | None, text: str, *, by: Any) -> Dispute:
+        """Something's wrong at the table: it goes to the director's queue and the audit log."""
+        with transaction.atomic():
+            game = self._locked()
+            if number is not None:
+                game._stored_round(game.rows(), number)
+            dispute = Dispute.objects.create(
+                game=game,
+                round_number=number,
+                text=text,
+                raised_by=_user(by),
+                code=by if isinstance(by, TableCode) else None,
+            )
+            game.version += 1
+            game.save(update_fields=["version"])
+            game._log(GameChange.Action.DISPUTE, by, number, None, None, text)
+        self._take_state(game)
+        return dispute
+
+    def dismiss_dispute(self, dispute: Dispute, answer: str, *, by: Any) -> None:
+        """The director answers a dispute without changing the sheet."""
+        with transaction.atomic():
+            game = self._locked()
+            game._answer(dispute, Dispute.Status.DISMISSED, answer, by)
+            game.version += 1
+            game.save(update_fields=["version"])
+        self._take_state(game)
+
+    def _answer(self, dispute: Dispute, status: str, answer: str, by: Any) -> None:
+        locked = Dispute.objects.select_for_update().get(pk=dispute.pk, game=self)
+        if locked.status != Dispute.Status.OPEN:
+            raise GameError("dispute_answered", "dispute")
+        locked.status, locked.answer = status, answer
+        locked.answered_by, locked.answered_at = _user(by), timezone.now()
+        locked.save(update_fields=["status", "answer", "answered_by", "answered_at"])
+        action = (
+            GameChange.Action.RESOLVE
+            if status == Dispute.Status.RESOLVED
+            else GameChange.Action.DISMISS
+        )
+        self._log(action, by, locked.round_number, None, None, answer)
+        dispute.status, dispute.answer = locked.status, locked.answer
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=12, choices=[(k.value, k.value) for k in rules.RoundKind])
+    caller = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )
+    empty_hand = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    entered_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        # The table keeps the name it had when games were their own app (migration 0004).
+        db_table = "scoring_round"
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_round_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_from_1"),
+            # One caller or one emptied hand, never both, never neither.
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="empty_hand", empty_hand__isnull=False, caller__isnull=True)
+                    | Q(
+                        kind__in=["yaniv", "false_yaniv", "assaf"],
+                        caller__isnull=False,
+                        empty_hand__isnull=True,
+                    )
+                ),
+                name="round_has_one_ending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of {self.game}"
+
+
+class Hand(models.Model):
+    """One player's entries in one round, with the engine's numbers cached."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
+    # RESTRICT, not PROTECT: deleting a whole table deletes its rounds in the same cascade.
+    seat = models.ForeignKey(Seat, on_delete=models.RESTRICT, related_name="hands")
+    hand_total = models.PositiveSmallIntegerField()
+    along = models.BooleanField(default=False)
+    points = models.IntegerField(default=0)
+    reduction = models.PositiveSmallIntegerField(default=0)
+    total = models.IntegerField(default=0)
+
+    class Meta:
+        # The table keeps the name it had when games were their own app (migration 0004).
+        db_table = "scoring_hand"
+        ordering = ["round", "seat__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="unique_hand_per_seat"),
+            models.CheckConstraint(
+                condition=Q(hand_total__gte=0, hand_total__lte=rules.BELGIAN.max_hand),
+                name="hand_total_0_to_50",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} in {self.round}"
+
+
+class GameChange(models.Model):
+    """The audit log: every record, correction, undo and end of a game."""
+
+    class Action(models.TextChoices):
+        RECORD = "record", gettext_lazy("recorded")
+        CORRECT = "correct", gettext_lazy("corrected")
+        UNDO = "undo", gettext_lazy("undone")
+        END = "end", gettext_lazy("ended at the time limit")
+        SIGN_OFF = "sign_off", gettext_lazy("signed off")
+        CONFIRM = "confirm", gettext_lazy("agreed to the sheet for")
+        DISPUTE = "dispute", gettext_lazy("disputed")
+        RESOLVE = "resolve", gettext_lazy("resolved a dispute by correcting")
+        DISMISS = "dismiss", gettext_lazy("dismissed a dispute about")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=10, choices=Action)
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    version = models.PositiveIntegerField()
+    # The device's id for a change it made, offline maybe: each is applied once.
+    client_id = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    # Kept with each change for the pages' polls: the tournament's last change, and its last
+    # change that touched a finished game (the standings), are one indexed row away.
+    tournament = models.ForeignKey(
+        Tournament, null=True, on_delete=models.CASCADE, related_name="game_changes"
+    )
+    standing = models.BooleanField(default=False)
+    # A change made through a table code (no account).
+    code = models.ForeignKey(
+        TableCode, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        # The table keeps the name it had when games were their own app (migration 0004).
+        db_table = "scoring_gamechange"
+        ordering = ["game", "-at", "-pk"]
+        indexes = [
+            models.Index(fields=["tournament", "-id"], name="last_change_of_a_tournament"),
+            models.Index(
+                fields=["tournament", "-id"],
+                condition=Q(standing=True),
+                name="last_change_to_standings",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(action__in=["record", "sign_off", "confirm"]) | ~Q(reason=""),
+                name="change_needs_a_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} round {self.round_number} of {self.game}"
+
+    @property
+    def before_text(self) -> str:
+        return describe_entries(self.before)
+
+    @property
+    def after_text(self) -> str:
+        return describe_entries(self.after)
+
+
+def describe_entries(record: dict | None) -> str:
+    """A round record as a referee reads it: "Ann 3 (Yaniv), Bart 12 (along)"."""
+    if not record:
+        return ""
+    along = set(record.get("along", []))
+    parts = []
+    for player, hand in record["hands"].items():
+        if player == record.get("yaniv"):
+            note = " " + gettext("(Yaniv)")
+        elif player == record.get("empty_hand"):
+            note = " " + gettext("(emptied)")
+        else:
+            note = " " + gettext("(along)") if player in along else ""
+        parts.append(f"{player} {hand}{note}")
+    return ", ".join(parts)
+
+
+class Confirmation(models.Model):
+    """A player agreed to the finished sheet (table codes): as signing the paper one."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_confirmation_a_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} agreed to {self.game}"
+
+
+class Dispute(models.Model):
+    """ "Something's wrong" at a table: a line for the director, answered in the open."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", gettext_lazy("open")
+        RESOLVED = "resolved", gettext_lazy("resolved by a correction")
+        DISMISSED = "dismissed", gettext_lazy("dismissed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    # None: about the whole sheet.
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=500)
+    raised_at = models.DateTimeField(default=timezone.now)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    code = models.ForeignKey(
+        TableCode, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    answer = models.CharField(max_length=500, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-raised_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="open") | ~Q(answer=""), name="an_answered_dispute_says_why"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"dispute about round {self.round_number} of {self.game}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN

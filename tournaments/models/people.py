@@ -1,0 +1,293 @@
+"""The people of the game: clubs and players, shared by every tournament they play in."""
+
+from __future__ import annotations
+
+from functools import reduce
+from operator import and_
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.signals import player_merged
+
+# Unicode's explicit direction marks and controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI): a name may
+# hold right-to-left letters, never a control that turns the text after it around (a right-to-
+# left override made a score of 12 read "21" on the tournament page).
+DIRECTION_CONTROLS = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def clean_name(text: str) -> str:
+    """A name as it is stored: no direction controls, no outer spaces, single inner spaces."""
+    return " ".join(text.translate(dict.fromkeys(map(ord, DIRECTION_CONTROLS))).split())
+
+
+def _no_direction_controls(field: str) -> Q:
+    return reduce(and_, (~Q(**{f"{field}__contains": mark}) for mark in DIRECTION_CONTROLS))
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        constraints = [
+            models.CheckConstraint(
+                condition=_no_direction_controls("name"),
+                name="club_name_has_no_direction_controls",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = clean_name(self.name)
+        super().save(*args, **kwargs)
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+        verbose_name=_("club"),
+    )
+    member_number = models.CharField(_("member number"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            # The federation's member number is the person, whatever their club (a player
+            # changes club and keeps it); players without one are told apart by name and club.
+            models.UniqueConstraint(
+                fields=["member_number"],
+                condition=~Q(member_number=""),
+                name="unique_member_number",
+                violation_error_message=_("This member number is already another player's."),
+            ),
+            models.CheckConstraint(
+                condition=_no_direction_controls("name"),
+                name="player_name_has_no_direction_controls",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name = clean_name(self.name)
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def search(cls, text: str) -> models.QuerySet[Player]:
+        """Players by name, club or member number: every word of `text` in one of them
+        ("ann gent" finds Ann Peeters of YC Gent). The member number typed whole first, then
+        names starting with the text, then by name."""
+        found = cls.objects.select_related("club")
+        for word in text.split():
+            found = found.filter(
+                Q(name__icontains=word)
+                | Q(club__name__icontains=word)
+                | Q(member_number__istartswith=word)
+            )
+        return found.annotate(
+            match=models.Case(
+                models.When(member_number__iexact=text, then=0),
+                models.When(name__istartswith=text, then=1),
+                default=2,
+                output_field=models.IntegerField(),
+            )
+        ).order_by("match", "name", "pk")
+
+    def merge_into(self, other: Player, *, by: Any) -> PlayerMerge:
+        """Make this player `other`, in one transaction: every seat, registration and any
+        other row of the site that names this player (ratings, earlier merges…) follows, the
+        merge is logged (`PlayerMerge`: who merged what, when) and this player is deleted.
+
+        Refused (`MergeRefused`, nothing changed) when the two sat at one table or are both
+        registered in one tournament: one person cannot play twice at a table, and which of two
+        registrations to keep is the tournament director's choice. `other` keeps their name;
+        they take this player's club and member number when they have none. Games are seats
+        changing hands: every total, rank and standing stays as it was.
+        """
+        if other.pk == self.pk:
+            raise MergeRefused(gettext("a player cannot be merged into themselves"))
+        with transaction.atomic():
+            # Both rows locked, in a fixed order (two merges at once cannot deadlock).
+            locked = {
+                player.pk: player
+                for player in Player.objects.select_for_update()
+                .filter(pk__in=[self.pk, other.pk])
+                .order_by("pk")
+            }
+            if len(locked) != 2:
+                raise MergeRefused(gettext("one of the players no longer exists"))
+            merged, into = locked[self.pk], locked[other.pk]
+            merged._refuse_double_places(into)
+            entry = PlayerMerge(
+                into_name=into.name,
+                merged_id=merged.pk,
+                merged_name=merged.name,
+                merged_club=merged.club.name if merged.club_id else "",  # type: ignore[union-attr]
+                merged_member_number=merged.member_number,
+                by=by if getattr(by, "is_authenticated", False) else None,
+            )
+            entry.moved = merged._move_rows_to(into)
+            if merged.member_number and not into.member_number:
+                # Off the merged player first: a member number is one player's.
+                Player.objects.filter(pk=merged.pk).update(member_number="")
+                into.member_number = merged.member_number
+            if into.club_id is None:
+                into.club_id = merged.club_id
+            into.save(update_fields=["member_number", "club"])
+            entry.into = into
+            entry.save()
+            merged.delete()
+            player_merged.send(sender=Player, merged_id=entry.merged_id, into=into, by=by)
+        other.refresh_from_db()
+        return entry
+
+    def _refuse_double_places(self, into: Player) -> None:
+        seat_model = apps.get_model("tournaments", "Seat")
+        shared_table = (
+            seat_model.objects.filter(
+                player=self, table__in=seat_model.objects.filter(player=into).values("table")
+            )
+            .select_related("table__session__tournament")
+            .first()
+        )
+        if shared_table is not None:
+            table = shared_table.table
+            raise MergeRefused(
+                gettext(
+                    "%(merged)s and %(into)s sat at the same table (%(tournament)s, session "
+                    "%(session)s, table %(table)s): one person cannot play twice at a table"
+                )
+                % {
+                    "merged": self.name,
+                    "into": into.name,
+                    "tournament": table.session.tournament.name,
+                    "session": table.session.number,
+                    "table": table.number,
+                }
+            )
+        registration_model = apps.get_model("tournaments", "Registration")
+        both = (
+            registration_model.objects.filter(
+                player=self,
+                tournament__in=registration_model.objects.filter(player=into).values("tournament"),
+            )
+            .select_related("tournament")
+            .first()
+        )
+        if both is not None:
+            raise MergeRefused(
+                gettext(
+                    "%(merged)s and %(into)s are both registered in %(tournament)s: its "
+                    "director removes one registration first (a seated player stays registered)"
+                )
+                % {"merged": self.name, "into": into.name, "tournament": both.tournament.name}
+            )
+
+    def _move_rows_to(self, into: Player) -> dict[str, int]:
+        """Point every row that names this player at `into`; how many rows of each kind.
+
+        Every relation to Player is followed, whichever module declares it (the ratings'
+        rows too), so that deleting this player afterwards takes nothing with it.
+        """
+        session_model = apps.get_model("tournaments", "Session")
+        # The sessions this player sat in: their pages (and the caches keyed by their
+        # version) are told that a name changed, and their lists of moved players follow.
+        sessions = list(
+            session_model.objects.select_for_update()
+            .filter(
+                pk__in=apps.get_model("tournaments", "Seat")
+                .objects.filter(player=self)
+                .values("table__session")
+            )
+            .order_by("pk")
+        )
+        moved: dict[str, int] = {}
+        for relation in Player._meta.related_objects:
+            if relation.many_to_many:
+                continue
+            model: Any = relation.related_model
+            field = relation.field.name
+            try:
+                with transaction.atomic():
+                    count = model._base_manager.filter(**{field: self}).update(**{field: into})
+            except IntegrityError:
+                raise MergeRefused(
+                    gettext(
+                        "%(merged)s and %(into)s both have a %(kind)s that only one player can "
+                        "have: nothing was merged"
+                    )
+                    % {"merged": self.name, "into": into.name, "kind": model._meta.verbose_name}
+                ) from None
+            if count:
+                moved[relation.get_accessor_name() or model._meta.model_name] = count
+        for session in sessions:
+            session.moved_players = sorted(
+                {into.pk if pk == self.pk else pk for pk in session.moved_players}
+            )
+            session.save(update_fields=["moved_players", "changed_at"])
+        return moved
+
+
+class MergeRefused(ValueError):
+    """Two players that cannot be one (they sat at one table, or both are registered in one
+    tournament); the message says why and what to do."""
+
+
+class PlayerMerge(models.Model):
+    """The log of merged duplicates: who was merged into whom, by whom, when, and what followed.
+
+    The merged player is gone: their name, club and member number are kept here as text.
+    """
+
+    into = models.ForeignKey(
+        Player,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="merges",
+        verbose_name=_("merged into"),
+    )
+    into_name = models.CharField(_("merged into (name)"), max_length=120)
+    merged_id = models.PositiveIntegerField(_("merged player's id"), db_index=True)
+    merged_name = models.CharField(_("merged player"), max_length=120)
+    merged_club = models.CharField(_("their club"), max_length=120, blank=True)
+    merged_member_number = models.CharField(_("their member number"), max_length=40, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("merged by"),
+    )
+    at = models.DateTimeField(_("merged at"), default=timezone.now)
+    # What followed, by kind: {"seats": 12, "registrations": 3}.
+    moved = models.JSONField(_("rows moved"), default=dict, blank=True)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+
+    def __str__(self) -> str:
+        return f"{self.merged_name} (#{self.merged_id}) → {self.into_name}"

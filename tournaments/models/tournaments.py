@@ -1,0 +1,1736 @@
+"""A tournament and what it is made of: registrations, sessions, tables and seats.
+
+This module comes before `games`: a table's game is reached through the relation
+(`table.game`), never by importing the game models here.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connections, models, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
+
+from scoring import finals, seating, standings
+from scoring.errors import FinalError
+from scoring.finals import CarryOver
+from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
+from scoring.seating import Draw, Rebalance
+from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, AtTimeLimit, ClockState, clock_state
+from tournaments.models.people import Club, Player
+from tournaments.texts import final_error, game_error
+
+logger = logging.getLogger(__name__)
+
+# How the tournament form and the PDFs name the false-Yaniv options of the rules engine.
+FALSE_YANIV_LABELS = {
+    FalseYaniv.OTHERS_SCORE_ZERO.value: _("others score zero"),
+    FalseYaniv.OTHERS_SCORE_HAND.value: _("others score hand"),
+}
+
+# A one-time password: 16 letters and digits that cannot be mistaken for one another on paper
+# (no 0/o, 1/l/i), in groups of four: 31 ** 16, about 79 bits.
+PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+PASSWORD_GROUPS = 4
+
+
+def one_time_password() -> str:
+    """A strong password to print on an account's card and type once on a phone."""
+    return "-".join(
+        "".join(secrets.choice(PASSWORD_ALPHABET) for _ in range(4))
+        for _ in range(PASSWORD_GROUPS)
+    )
+
+
+class NeedsConfirmation(ValueError):
+    """The director asked for something that deserves a second look: the view asks first."""
+
+
+class UnfinishedGames(NeedsConfirmation):
+    """Starting a session while games of an earlier session are still being played."""
+
+    def __init__(self, tables: list[Table]) -> None:
+        self.tables = tables
+        by_session: dict[int, list[str]] = {}
+        for table in tables:
+            by_session.setdefault(table.session.number, []).append(str(table.number))
+        super().__init__(
+            "; ".join(
+                ngettext(
+                    "session %(number)s still plays at table %(tables)s",
+                    "session %(number)s still plays at tables %(tables)s",
+                    len(numbers),
+                )
+                % {"number": number, "tables": ", ".join(numbers)}
+                for number, numbers in by_session.items()
+            )
+        )
+
+
+class BeyondPlan(NeedsConfirmation):
+    """Drawing a session the tournament did not plan (more than `session_count`)."""
+
+    def __init__(self, number: int, planned: int) -> None:
+        self.number, self.planned = number, planned
+        super().__init__(
+            ngettext(
+                "the tournament plans %(planned)s session: session %(number)s would be one more",
+                "the tournament plans %(planned)s sessions: session %(number)s would be one more",
+                planned,
+            )
+            % {"planned": planned, "number": number}
+        )
+
+
+# How the tournament form names the engine's rule sets (RULESETS).
+PRESET_LABELS = {
+    "belgian": _("Belgian (championship)"),
+    "israeli": _("Israeli (pagat.com)"),
+    "wikipedia_en": _("English Wikipedia"),
+    "wikipedia_fr": _("French Wikipedia"),
+}
+
+
+def _player_id(player: object) -> int:
+    """The standings' players are player ids."""
+    assert isinstance(player, int), player
+    return player
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
+        RUNNING = "running", pgettext_lazy("tournament status", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
+
+    class Entry(models.TextChoices):
+        """Who enters a table's rounds."""
+
+        REFEREES = "referees", _("Referee accounts (championship)")
+        TABLE_CODES = "table_codes", _("Table codes on any phone (club night)")
+
+    class Confirmation(models.TextChoices):
+        """When rounds come through a table code: who must agree to the final sheet."""
+
+        NONE = "none", _("Nobody: the table's entries count as they are")
+        EVERY = "every", _("Every player of the table")
+        MAJORITY = "majority", _("A majority of the table")
+
+    class Role(models.TextChoices):
+        """What an account does in a tournament (its people page)."""
+
+        REFEREE = "referee", _("referee")
+        DIRECTOR = "director", _("co-director")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("address"), max_length=80, unique=True)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    club = models.ForeignKey(
+        Club,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+        verbose_name=_("organising club"),
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.DRAFT)
+    is_public = models.BooleanField(
+        _("public"), default=True, help_text=_("Anyone can follow the tables and standings.")
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="directed_tournaments",
+        verbose_name=_("directors"),
+    )
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_tournaments",
+        verbose_name=_("referees"),
+        help_text=_("The accounts that may referee a table of this tournament."),
+    )
+    entry = models.CharField(
+        _("who enters rounds"), max_length=12, choices=Entry, default=Entry.REFEREES
+    )
+    confirmation = models.CharField(
+        _("players' confirmation"),
+        max_length=10,
+        choices=Confirmation,
+        default=Confirmation.EVERY,
+        help_text=_("With table codes: who must agree to a finished sheet before it counts."),
+    )
+    table_size = models.PositiveSmallIntegerField(
+        _("players per table"),
+        default=4,
+        help_text=_("The table size the seating draw aims at (2–8)."),
+    )
+    session_count = models.PositiveSmallIntegerField(
+        _("sessions"),
+        default=4,
+        help_text=_("How many sessions (seatings) the tournament plans."),
+    )
+    # Players who come and go: tables of 3 to target + 1 (at least 5) unless tables of 2 are
+    # allowed; the standings by total placement points, or by their average per game.
+    small_tables = models.BooleanField(
+        _("tables of 2 when needed"),
+        default=False,
+        help_text=_(
+            "Without it the draw seats 3 to 5 players a table around a target of 4 (3 to the "
+            "target + 1), and never 1 or 2."
+        ),
+    )
+
+    class Ranking(models.TextChoices):
+        TOTAL = standings.BY_TOTAL, _("Total placement points: every game counts")
+        AVERAGE = (
+            standings.BY_AVERAGE,
+            _("Placement points per game: late players are not behind for the games they missed"),
+        )
+
+    ranking = models.CharField(
+        _("standings"),
+        max_length=10,
+        choices=Ranking,
+        default=Ranking.TOTAL,
+        help_text=_(
+            "The rules add up every game's placement points; a tournament with late players "
+            "may rank by the average instead."
+        ),
+    )
+    # The rule options of the engine's Ruleset (BELGIAN otherwise).
+    false_yaniv = models.CharField(
+        _("false Yaniv"),
+        max_length=20,
+        choices=[
+            (choice.value, FALSE_YANIV_LABELS.get(choice.value, choice.value.replace("_", " ")))
+            for choice in FalseYaniv
+        ],
+        default=BELGIAN.false_yaniv.value,
+        help_text=_("Who scores what besides the caller when a Yaniv is false."),
+    )
+    preset = models.CharField(
+        _("rule set"),
+        max_length=20,
+        choices=[(name, PRESET_LABELS.get(name, name)) for name in RULESETS],
+        default=BELGIAN.name,
+        help_text=_("The house rules the games are scored by."),
+    )
+    # Options of the engine (Ruleset.with_options) on top of the preset, e.g. {"yaniv_limit": 7}.
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    # The final (scoring.finals): the top of the standings after the qualifying sessions.
+    final_players = models.PositiveSmallIntegerField(
+        _("players in the final"),
+        default=0,
+        help_text=_("0: no final. The best of the standings after the qualifying sessions."),
+    )
+    final_tables = models.PositiveSmallIntegerField(
+        _("final tables"),
+        default=1,
+        choices=[
+            (1, _("One final table")),
+            (2, _("Two: an A final for the first places, a B final for the next")),
+        ],
+    )
+    final_carry_over = models.CharField(
+        _("carried into the final"),
+        max_length=10,
+        choices=[
+            (CarryOver.NONE.value, _("Nothing: the final game decides")),
+            (CarryOver.PLACEMENT.value, _("The qualifying placement points")),
+            (CarryOver.TOTALS.value, _("The qualifying sum of totals (lowest wins)")),
+        ],
+        default=CarryOver.NONE.value,
+    )
+    # When a session's clock runs out (tournaments.clock).
+    at_time_limit = models.CharField(
+        _("at the time limit"),
+        max_length=12,
+        choices=AtTimeLimit,
+        default=AtTimeLimit.FINISH_ROUND,
+        help_text=_("What the tables do when their session's time limit is reached."),
+    )
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="tournament_ends_after_it_starts",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__gte=2, table_size__lte=BELGIAN.max_players),
+                name="table_size_2_to_8",
+            ),
+            models.CheckConstraint(
+                condition=Q(session_count__gte=1, session_count__lte=30),
+                name="session_count_1_to_30",
+            ),
+            # No final, or one that its one or two tables can seat.
+            models.CheckConstraint(
+                condition=Q(final_players=0)
+                | Q(final_tables=1, final_players__gte=2, final_players__lte=8)
+                | Q(final_tables=2, final_players__gte=4, final_players__lte=16),
+                name="final_fits_its_tables",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.final_players:
+            try:
+                finals.table_sizes_of_final(self.final_players, self.final_tables)
+            except FinalError as error:
+                raise ValidationError({"final_players": final_error(error)}) from None
+        if self.preset in RULESETS:
+            try:
+                self.ruleset  # noqa: B018 - the options must make a ruleset
+            except GameError as error:
+                raise ValidationError({"rule_options": game_error(error)}) from None
+
+    @property
+    def options(self) -> Any:
+        """The engine options on top of the preset, as a game record holds them."""
+        options = self.rule_options
+        if RULESETS[self.preset].scores_false_yaniv and isinstance(options, dict):
+            # Only a preset that knows a false Yaniv takes the tournament's false-Yaniv rule.
+            options = {**options, "false_yaniv": self.false_yaniv}
+        return options
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return RULESETS[self.preset].with_options(self.options)
+
+    def finished_seats(
+        self, session: Session | None = None, stage: str | None = None
+    ) -> list[standings.FinishedSeat]:
+        """Every seat of a finished game (one query), for the standings.
+
+        Read as plain rows, straight into `FinishedSeat` tuples: no model instances and no
+        per-value conversion (whether the sheet is signed off is asked of the database, and
+        `provisional` is its boolean as the driver returns it: 0 or 1 on SQLite).
+        """
+        seats = Seat.objects.filter(table__session__tournament=self, table__game__finished=True)
+        if session is not None:
+            seats = seats.filter(table__session=session)
+        elif stage is not None:
+            seats = seats.filter(table__session__stage=stage)
+        # In no order (the standings order them): no join for the seats' default ordering.
+        rows = seats.order_by().values_list(
+            "player_id",
+            "table_id",
+            "table__session__number",
+            "total",
+            # A finished game ranks every seat.
+            "rank",
+            models.ExpressionWrapper(
+                Q(table__game__signed_off_at__isnull=True), output_field=models.BooleanField()
+            ),
+        )
+        sql, params = rows.query.sql_with_params()
+        with connections[rows.db].cursor() as cursor:
+            cursor.execute(sql, params)
+            # Each row as the tuple it is, typed (tuple.__new__ in C: no call per row).
+            rows_read = cursor.fetchall()
+        return list(map(functools.partial(tuple.__new__, standings.FinishedSeat), rows_read))
+
+    def standings(self, session: Session | None = None) -> list[tuple[standings.Standing, Player]]:
+        """The standings, overall or of one session, with each player (two queries).
+
+        Overall, they are the qualifying sessions' (a final's game is not one more game of
+        the same kind: `final_standings` places its players above the rest)."""
+        stage = Session.Stage.QUALIFYING if self.has_final else None
+        ranking = standings.standings(self.finished_seats(session, stage))
+        # Whether each player withdrew, asked with the players (no query more).
+        players = (
+            Player.objects.select_related("club")
+            .annotate(
+                withdrawn=models.Exists(
+                    Registration.objects.filter(
+                        tournament=self, player=models.OuterRef("pk"), withdrawn_at__isnull=False
+                    )
+                )
+            )
+            .in_bulk([s.player for s in ranking])
+        )
+        ranking = standings.ranked(
+            ranking,
+            by=self.ranking,
+            withdrawn={pk for pk, player in players.items() if player.withdrawn},
+        )
+        return sorted(
+            ((standing, players[standing.player]) for standing in ranking),
+            key=lambda row: (row[0].place, row[1].name),
+        )
+
+    def live_version(self, finished_games_only: bool = False) -> str:
+        """Changes whenever a game or a session of the tournament does (two cheap queries).
+
+        The standings only move when a game finishes or a finished game changes: with
+        `finished_games_only`, rounds of games still being played leave the version alone,
+        so the hall's standings polls keep getting 204 while the tables play.
+        """
+        # The audit log's last entry of the tournament (every change of a game writes one, with
+        # the tournament and whether it touched a finished game: an indexed lookup of one row),
+        # and the sessions' last change: one query.
+        changes = self.game_changes.all()
+        if finished_games_only:
+            changes = changes.filter(standing=True)
+        row = (
+            Tournament.objects.filter(pk=self.pk)
+            .annotate(
+                change=models.Subquery(changes.order_by("-pk").values("pk")[:1]),
+                sessions_at=models.Max("sessions__changed_at"),
+                sessions_made=models.Count("sessions"),
+            )
+            .values_list("change", "sessions_at", "sessions_made")
+            .get()
+        )
+        change, sessions_at, sessions_made = row
+        stamp = sessions_at.strftime("%Y%m%d%H%M%S%f") if sessions_at else "0"
+        return f"{change or 0}-{sessions_made}-{stamp}"
+
+    def save_with_director(self, user) -> None:
+        """Save a new tournament with `user` as its director, in one transaction."""
+        with transaction.atomic():
+            self.save()
+            self.directors.add(user)
+
+    def check_in_all(self, checked_in: bool) -> int:
+        """Check every registered player in or out, withdrawn players aside; how many changed."""
+        return (
+            self.registrations.filter(withdrawn_at__isnull=True)
+            .exclude(checked_in=checked_in)
+            .update(checked_in=checked_in)
+        )
+
+    @property
+    def smallest_table(self) -> int | None:
+        """The smallest table the draw may make when asked for tables of 2 (else the
+        seating's default, 3)."""
+        return seating.MIN_TABLE if self.small_tables else None
+
+    @property
+    def table_bounds(self) -> tuple[int, int]:
+        """The smallest and largest table the draw makes around the tournament's target."""
+        return seating.table_bounds(self.table_size, self.smallest_table)
+
+    def open_session(self, method: str, seed: int, *, beyond_plan: bool = False) -> Session:
+        """Open the next session and draw its seating, in one transaction.
+
+        A session still planned is returned as it is (a second click opens nothing); a draw
+        that cannot be made (ValueError, SeatingError) leaves no session behind. A session
+        beyond the planned `session_count` is drawn only `beyond_plan` (else `BeyondPlan`).
+        """
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=self.pk)
+            last = locked.sessions.order_by("-number").first()
+            if last is not None and last.status == Session.Status.PLANNED:
+                return last
+            number = (last.number + 1) if last else 1
+            if number > locked.session_count and not beyond_plan:
+                raise BeyondPlan(number, locked.session_count)
+            session = Session.objects.create(tournament=locked, number=number)
+            session.draw(method, seed)
+        return session
+
+    @property
+    def has_final(self) -> bool:
+        return self.final_players > 0
+
+    def final_session(self) -> Session | None:
+        return self.sessions.filter(stage=Session.Stage.FINAL).first()
+
+    def final_draw(self) -> Draw[int]:
+        """The final's tables from the qualifying standings: the best first, table 1 the A
+        final (FinalError when it cannot be drawn as set)."""
+        ranked = self.standings()
+        names = {standing.player: player.name for standing, player in ranked}
+        tables = finals.finalists(
+            [standing for standing, _ in ranked],
+            self.final_players,
+            self.final_tables,
+            label=names.__getitem__,
+        )
+        session = self.final_session()
+        met = session.earlier_meetings() if session else {}
+        seated = tuple(tuple(map(_player_id, table)) for table in tables)
+        return Draw(seated, 0, seating.count_repeat_meetings(seated, met))
+
+    def final_standings(self) -> list[tuple[finals.FinalStanding, Player]] | None:
+        """The standings with the final's players first (scoring.finals); None while the
+        tournament has no final session. Until every final game is over, the qualifying
+        places stand, provisional."""
+        final = self.final_session() if self.has_final else None
+        if final is None:
+            return None
+        qualifying = self.standings()
+        seats = list(
+            Seat.objects.filter(table__session=final).values_list(
+                "player_id", "table_id", "table__number", "rank", "total", "table__game__finished"
+            )
+        )
+        at_table: dict[int, list[int | None]] = {}
+        for row in seats:
+            at_table.setdefault(row[1], []).append(row[3])
+        results = [
+            finals.FinalResult(
+                player=player,
+                table=number,
+                rank=rank,
+                total=total,
+                table_size=len(at_table[table_id]),
+                tied=at_table[table_id].count(rank),
+            )
+            for player, table_id, number, rank, total, finished in seats
+            if finished and rank is not None
+        ]
+        ranking = finals.final_standings(
+            [standing for standing, _ in qualifying],
+            results,
+            CarryOver(self.final_carry_over),
+            finished=bool(seats) and all(row[5] for row in seats),
+        )
+        players: dict[Any, Player] = {player.pk: player for _, player in qualifying}
+        missing = [row.player for row in ranking if row.player not in players]
+        players.update(Player.objects.select_related("club").in_bulk(missing))
+        return [(row, players[row.player]) for row in ranking]
+
+    def open_final(self) -> Session:
+        """Open the final (a session of its own after the qualifying ones) and seat the top
+        of the standings, in one transaction. Once open, it is returned as it is."""
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=self.pk)
+            if not locked.has_final:
+                raise ValueError(
+                    gettext("this tournament has no final: set it up in its settings")
+                )
+            final = locked.final_session()
+            if final is not None:
+                return final
+            if locked.sessions.exclude(status=Session.Status.FINISHED).exists():
+                raise ValueError(gettext("finish every qualifying session before the final"))
+            draw = locked.final_draw()
+            last = locked.sessions.order_by("-number").first()
+            session = Session.objects.create(
+                tournament=locked,
+                number=(last.number + 1) if last else 1,
+                stage=Session.Stage.FINAL,
+            )
+            session.seat(draw, Session.Seating.STANDINGS)
+        return session
+
+    def is_director(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        if user.is_superuser:
+            return True
+        # Asked several times per request (permission check, page controls).
+        known = self.__dict__.setdefault("_directors_known", {})
+        if user.pk not in known:
+            known[user.pk] = self.directors.filter(pk=user.pk).exists()
+        return known[user.pk]
+
+    # --- people: the accounts that direct and referee it -----------------------------
+
+    def people(self) -> list[tuple[Any, list[str]]]:
+        """Every account of the tournament with its roles (Role values), by username."""
+        roles: dict[int, list[str]] = {}
+        for role, users in (
+            (self.Role.DIRECTOR, self.directors.all()),
+            (self.Role.REFEREE, self.referees.all()),
+        ):
+            for user_id in users.values_list("pk", flat=True):
+                roles.setdefault(user_id, []).append(role)
+        accounts = get_user_model().objects.filter(pk__in=roles).order_by("username")
+        return [(user, roles[user.pk]) for user in accounts]
+
+    def has_account(self, user: Any) -> bool:
+        """The account directs or referees this tournament."""
+        return (
+            self.directors.filter(pk=user.pk).exists() or self.referees.filter(pk=user.pk).exists()
+        )
+
+    def _accounts_of(self, role: str) -> Any:
+        return self.directors if role == self.Role.DIRECTOR else self.referees
+
+    def create_account(self, username: str, role: str) -> tuple[Any, str]:
+        """A new account that referees (or co-directs) the tournament, with a strong one-time
+        password; the password is returned to be shown once and is stored hashed only.
+
+        A co-director is not made staff: they direct the tournaments they are added to.
+        """
+        password = one_time_password()
+        model = get_user_model()
+        taken = ValueError(
+            gettext("the username %(username)s is taken: choose another one")
+            % {"username": username}
+        )
+        try:
+            with transaction.atomic():
+                # Usernames differ by more than their case: "Ref1" and "ref1" would confuse.
+                if model.objects.filter(username__iexact=username).exists():
+                    raise taken
+                user = model.objects.create_user(username, password=password)
+                self._accounts_of(role).add(user)
+        except IntegrityError:  # the same username created at the same moment
+            raise taken from None
+        return user, password
+
+    def add_account(self, username: str, role: str) -> Any:
+        """Add an existing account, named by its exact username, as a referee or co-director.
+
+        An account deactivated when it left its last tournament is active again; one an
+        administrator deactivated (staff) stays as it is.
+        """
+        model = get_user_model()
+        with transaction.atomic():
+            user = model.objects.select_for_update().filter(username=username).first()
+            if user is None:
+                raise ValueError(
+                    gettext("no account is called %(username)s: check the spelling, or create it")
+                    % {"username": username}
+                )
+            accounts = self._accounts_of(role)
+            if accounts.filter(pk=user.pk).exists():
+                if role == self.Role.DIRECTOR:
+                    already = gettext("the account %(username)s already directs this tournament")
+                else:
+                    already = gettext("the account %(username)s already referees this tournament")
+                raise ValueError(already % {"username": username})
+            if not user.is_active:
+                if self._has_rights_of_its_own(user):
+                    raise ValueError(
+                        gettext(
+                            "the account %(username)s is deactivated: an administrator can "
+                            "reactivate it"
+                        )
+                        % {"username": username}
+                    )
+                user.is_active = True
+                user.save(update_fields=["is_active"])
+            accounts.add(user)
+        self.__dict__.pop("_directors_known", None)
+        return user
+
+    def own_accounts(self, among: Iterable[int] | None = None) -> set[int]:
+        """The ids of the accounts that belong to this tournament alone and have no rights of
+        their own (staff, superuser, permissions, groups): its directors may reset their
+        passwords, and removing one deactivates it. No director reaches another tournament's
+        people. Five queries, whatever the number of accounts."""
+        model = get_user_model()
+        accounts = model.objects.filter(
+            Q(directed_tournaments=self) | Q(refereed_tournaments=self)
+        )
+        if among is not None:
+            accounts = accounts.filter(pk__in=list(among))
+        ids = set(accounts.values_list("pk", flat=True))
+        if not ids:
+            return ids
+        directors: Any = Tournament.directors.through
+        referees: Any = Tournament.referees.through
+        taken = set(
+            model.objects.filter(pk__in=ids)
+            .filter(
+                Q(is_staff=True)
+                | Q(is_superuser=True)
+                | Q(user_permissions__isnull=False)
+                | Q(groups__isnull=False)
+            )
+            .values_list("pk", flat=True)
+        )
+        for through in (directors, referees):
+            taken |= set(
+                through.objects.filter(user_id__in=ids)
+                .exclude(tournament_id=self.pk)
+                .values_list("user_id", flat=True)
+            )
+        # A table of another tournament still to be played.
+        taken |= set(
+            Table.objects.filter(referee_id__in=ids)
+            .exclude(session__tournament=self)
+            .exclude(session__status=Session.Status.FINISHED)
+            .values_list("referee_id", flat=True)
+        )
+        return ids - taken
+
+    def owns_account(self, user: Any) -> bool:
+        return user.pk in self.own_accounts(among=[user.pk])
+
+    @staticmethod
+    def _has_rights_of_its_own(user: Any) -> bool:
+        """Staff, superusers and accounts given permissions are the administrators' to manage."""
+        return bool(
+            user.is_staff
+            or user.is_superuser
+            or user.user_permissions.exists()
+            or user.groups.exists()
+        )
+
+    def remove_account(self, user: Any, *, by: Any) -> bool:
+        """Take the account off the tournament (both roles, and the tables it referees in
+        sessions still to finish), in one transaction; it is deactivated when it belongs to
+        no other tournament and has no rights of its own. True when deactivated."""
+        with transaction.atomic():
+            locked = Tournament.objects.select_for_update().get(pk=self.pk)
+            if user.pk == by.pk:
+                raise ValueError(gettext("you cannot remove yourself: ask another director"))
+            if not locked.has_account(user):
+                raise ValueError(
+                    gettext("the account %(username)s does not belong to this tournament")
+                    % {"username": user.get_username()}
+                )
+            if (
+                locked.directors.filter(pk=user.pk).exists()
+                and not locked.directors.exclude(pk=user.pk).exists()
+            ):
+                raise ValueError(gettext("a tournament keeps at least one director"))
+            # Checked while it still belongs here: owned by this tournament alone.
+            deactivate = locked.owns_account(user)
+            locked.directors.remove(user)
+            locked.referees.remove(user)
+            Table.objects.filter(session__tournament=locked, referee=user).exclude(
+                session__status=Session.Status.FINISHED
+            ).update(referee=None)
+            if deactivate:
+                type(user).objects.filter(pk=user.pk).update(is_active=False)
+                user.is_active = False
+        self.__dict__.pop("_directors_known", None)
+        return deactivate
+
+    def reset_password(self, user: Any, *, by: Any) -> str:
+        """A new one-time password for an account of this tournament alone (returned to be
+        shown once); the old password, and every session logged in with it, stop working."""
+        with transaction.atomic():
+            locked = type(user).objects.select_for_update().get(pk=user.pk)
+            if locked.pk == by.pk:
+                raise ValueError(gettext("you cannot reset your own password here"))
+            if not self.has_account(locked):
+                raise ValueError(
+                    gettext("the account %(username)s does not belong to this tournament")
+                    % {"username": locked.get_username()}
+                )
+            if not self.owns_account(locked):
+                raise ValueError(
+                    gettext(
+                        "the account %(username)s also belongs to another tournament or has "
+                        "rights of its own: an administrator resets its password"
+                    )
+                    % {"username": locked.get_username()}
+                )
+            password = one_time_password()
+            locked.set_password(password)
+            locked.save(update_fields=["password"])
+        return password
+
+    def set_scorekeeping(self, entry: str, confirmation: str) -> None:
+        """Who enters the rounds (referee accounts or table codes) and who must agree to a
+        finished sheet entered by table code; sessions with a choice of their own keep it."""
+        with transaction.atomic():
+            Tournament.objects.select_for_update().filter(pk=self.pk).update(
+                entry=entry, confirmation=confirmation
+            )
+            # The public pages and the table pages follow the sessions' version.
+            self.sessions.exclude(status=Session.Status.FINISHED).update(changed_at=timezone.now())
+            self.entry, self.confirmation = entry, confirmation
+            for session in self.sessions.exclude(status=Session.Status.FINISHED):
+                session.tournament = self
+                session.ensure_codes()
+
+
+class Registration(models.Model):
+    """A player entered in a tournament; only checked-in players are seated."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("tournament"),
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    # A player who withdrew mid-tournament: drawn no more, their finished games counting as
+    # they are. Who and why are kept with it (and in the log); `come_back` clears them.
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("withdrawn by"),
+    )
+    withdrawal_reason = models.CharField(_("reason for withdrawing"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "player__name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="unique_registration"),
+            # A withdrawal says why, and a withdrawn player is not checked in.
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=True, withdrawal_reason="")
+                | (Q(withdrawn_at__isnull=False, checked_in=False) & ~Q(withdrawal_reason="")),
+                name="a_withdrawal_says_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_at is not None
+
+    def set_checked_in(self, checked_in: bool) -> None:
+        """Check the player in or out; a withdrawn player returns first (`come_back`)."""
+        if checked_in and self.withdrawn:
+            raise ValueError(
+                gettext("%(name)s has withdrawn: bring them back with Return first")
+                % {"name": self.player.name}
+            )
+        self.checked_in = checked_in
+        self.save(update_fields=["checked_in"])
+
+    def withdraw(self, reason: str, *, by: Any) -> list[Table]:
+        """The player withdraws: checked out, never drawn again, in one transaction.
+
+        Their finished games count as they are. A game they sit at that is not finished is
+        left alone (the table plays it out, or the director ends it at the time limit): the
+        tables of such games are returned for the director's message. A session still planned
+        shows them as absent, with the seating's suggestion of moves.
+        """
+        reason = reason.strip()
+        if not reason:
+            raise ValueError(gettext("say why the player withdraws"))
+        with transaction.atomic():
+            locked = Registration.objects.select_for_update().get(pk=self.pk)
+            if locked.withdrawn:
+                raise ValueError(
+                    gettext("%(name)s has already withdrawn") % {"name": self.player.name}
+                )
+            locked.withdrawn_at, locked.withdrawn_by = timezone.now(), by
+            locked.withdrawal_reason, locked.checked_in = reason, False
+            locked.save(
+                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+            )
+            locked._standings_changed()
+        self.withdrawn_at, self.withdrawn_by = locked.withdrawn_at, locked.withdrawn_by
+        self.withdrawal_reason, self.checked_in = locked.withdrawal_reason, False
+        logger.info(
+            "withdrawal: %s from %s by %s: %s",
+            self.player.name,
+            self.tournament_id,
+            by.get_username() if by else None,
+            reason,
+            extra={"player": self.player_id, "tournament": self.tournament_id},
+        )
+        return list(
+            Table.objects.filter(
+                session__tournament_id=self.tournament_id,
+                seats__player_id=self.player_id,
+                game__finished=False,
+            )
+            .exclude(session__status=Session.Status.PLANNED)
+            .select_related("session")
+            .order_by("session__number", "number")
+        )
+
+    def come_back(self, *, by: Any) -> None:
+        """A withdrawn player returns (a mistake, or they came back): checked in again and
+        drawn from the next session on, in one transaction. The log keeps the withdrawal."""
+        with transaction.atomic():
+            locked = Registration.objects.select_for_update().get(pk=self.pk)
+            if not locked.withdrawn:
+                raise ValueError(
+                    gettext("%(name)s has not withdrawn") % {"name": self.player.name}
+                )
+            locked.withdrawn_at, locked.withdrawn_by, locked.withdrawal_reason = None, None, ""
+            locked.checked_in = True
+            locked.save(
+                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+            )
+            locked._standings_changed()
+        self.withdrawn_at, self.withdrawn_by, self.withdrawal_reason = None, None, ""
+        self.checked_in = True
+        logger.info(
+            "return: %s to %s by %s",
+            self.player.name,
+            self.tournament_id,
+            by.get_username() if by else None,
+            extra={"player": self.player_id, "tournament": self.tournament_id},
+        )
+
+    def _standings_changed(self) -> None:
+        """The standings mark withdrawn players: their pages' version (the sessions' last
+        change) moves on, so polls and cached parts show the change."""
+        last = Session.objects.filter(tournament_id=self.tournament_id).order_by("-number")[:1]
+        Session.objects.filter(pk__in=models.Subquery(last.values("pk"))).update(
+            changed_at=timezone.now()
+        )
+
+    def seated_in(self) -> Session | None:
+        """The first session the player is seated in, if any."""
+        seat = (
+            Seat.objects.filter(
+                table__session__tournament_id=self.tournament_id, player_id=self.player_id
+            )
+            .select_related("table__session")
+            .order_by("table__session__number")
+            .first()
+        )
+        return seat.table.session if seat else None
+
+    def remove(self) -> None:
+        """Take the player off the tournament; a seated player stays registered."""
+        with transaction.atomic():
+            session = self.seated_in()
+            if session is not None:
+                raise ValueError(
+                    gettext(
+                        "%(name)s is seated in session %(number)s: a seated player stays "
+                        "registered."
+                    )
+                    % {"name": self.player.name, "number": session.number}
+                )
+            self.delete()
+
+
+class Session(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", pgettext_lazy("session status", "Planned")
+        RUNNING = "running", pgettext_lazy("session status", "Running")
+        FINISHED = "finished", pgettext_lazy("session status", "Finished")
+
+    class Stage(models.TextChoices):
+        QUALIFYING = "qualifying", pgettext_lazy("session stage", "Qualifying")
+        FINAL = "final", pgettext_lazy("session stage", "Final")
+
+    class Seating(models.TextChoices):
+        RANDOM = "random", _("Random, fewest repeat meetings")
+        STANDINGS = "standings", _("By standings (similar ranks together)")
+        MANUAL = "manual", _("Manual")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="sessions", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.PLANNED)
+    stage = models.CharField(_("stage"), max_length=10, choices=Stage, default=Stage.QUALIFYING)
+    seating = models.CharField(
+        _("seating"), max_length=10, choices=Seating, default=Seating.RANDOM
+    )
+    # The random draw is reproducible from its seed; how well it avoided
+    # earlier meetings is kept for the director.
+    seed = models.BigIntegerField(_("seed"), null=True, blank=True)
+    repeat_meetings = models.PositiveIntegerField(_("repeat meetings"), default=0)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+    # Who changed table at the last redraw, swap or move (player ids): the hall screen shows
+    # them first. Empty after the first draw.
+    moved_players = models.JSONField(_("moved players"), default=list, blank=True, editable=False)
+    # Empty: as the tournament says.
+    entry = models.CharField(
+        _("who enters rounds"), max_length=12, choices=Tournament.Entry, blank=True
+    )
+    # The session clock (tournaments.clock): the time limit, when the clock started, the
+    # pause going on, the seconds of the pauses before and the minutes added for every table
+    # (a table's own are on the table). What is left is computed, never ticking in the rows.
+    time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), null=True, blank=True)
+    clock_started_at = models.DateTimeField(
+        _("clock started at"), null=True, blank=True, editable=False
+    )
+    clock_paused_at = models.DateTimeField(
+        _("clock paused at"), null=True, blank=True, editable=False
+    )
+    clock_paused_seconds = models.PositiveIntegerField(default=0, editable=False)
+    clock_extension = models.PositiveSmallIntegerField(
+        _("minutes added for every table"), default=0, editable=False
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("session")
+        verbose_name_plural = _("sessions")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_session_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_from_1"),
+            models.CheckConstraint(
+                condition=Q(time_limit__isnull=True)
+                | Q(time_limit__gte=1, time_limit__lte=MAX_MINUTES),
+                name="time_limit_1_to_720_minutes",
+            ),
+            # A clock starts with a limit; it pauses once started, not before it started.
+            models.CheckConstraint(
+                condition=Q(clock_started_at__isnull=True) | Q(time_limit__isnull=False),
+                name="clock_starts_with_a_limit",
+            ),
+            models.CheckConstraint(
+                condition=Q(clock_paused_at__isnull=True)
+                | Q(
+                    clock_started_at__isnull=False,
+                    clock_paused_at__gte=models.F("clock_started_at"),
+                ),
+                name="clock_pauses_after_its_start",
+            ),
+            # Pauses and extensions belong to a started clock.
+            models.CheckConstraint(
+                condition=Q(clock_started_at__isnull=False)
+                | Q(clock_paused_seconds=0, clock_extension=0),
+                name="clock_pauses_and_extends_once_started",
+            ),
+            models.CheckConstraint(
+                condition=Q(clock_extension__lte=MAX_MINUTES),
+                name="clock_extension_at_most_720",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · session {self.number}"
+
+    @property
+    def entry_mode(self) -> str:
+        """Who enters this session's rounds: the session's own choice, else the tournament's."""
+        return self.entry or self.tournament.entry
+
+    @property
+    def by_table_codes(self) -> bool:
+        return self.entry_mode == Tournament.Entry.TABLE_CODES
+
+    # --- the seating draw -------------------------------------------------------
+
+    def earlier_meetings(self) -> dict[frozenset[int], int]:
+        """How often each pair of players sat together in this tournament's earlier sessions."""
+        tables: dict[int, list[int]] = {}
+        for table_id, player_id in Seat.objects.filter(
+            table__session__tournament_id=self.tournament_id,
+            table__session__number__lt=self.number,
+        ).values_list("table_id", "player_id"):
+            tables.setdefault(table_id, []).append(player_id)
+        return seating.meetings([tables.values()])
+
+    def seated_draw(self) -> Draw[int]:
+        """The session's current seating as a draw (player ids, clockwise)."""
+        tables: dict[int, list[int]] = {}
+        for table_number, player_id in (
+            Seat.objects.filter(table__session=self)
+            .values_list("table__number", "player_id")
+            .order_by("table__number", "position")
+        ):
+            tables.setdefault(table_number, []).append(player_id)
+        seated = tuple(tuple(players) for _, players in sorted(tables.items()))
+        return Draw(seated, self.seed or 0, self.repeat_meetings)
+
+    def draw(self, method: str, seed: int) -> Draw[int]:
+        """Seat the checked-in players afresh (a planned session only)."""
+        if self.stage == self.Stage.FINAL:
+            # The final seats the top of the standings, whatever the method asked.
+            final = self.tournament.final_draw()
+            self.seat(final, self.Seating.STANDINGS)
+            return final
+        players = self.present_players()
+        if len(players) < BELGIAN.min_players:
+            raise ValueError(gettext("check in at least 2 players before the draw"))
+        met = self.earlier_meetings()
+        target = self.tournament.table_size
+        if method == self.Seating.STANDINGS:
+            ranked = [player.pk for _, player in self.tournament.standings()]
+            checked_in = set(players)
+            order = [player for player in ranked if player in checked_in]
+            # Players without a finished game yet come last, in a seeded random order.
+            newcomers = sorted(checked_in - set(order))
+            random.Random(seed).shuffle(newcomers)
+            result = seating.draw_by_standings(
+                order + newcomers,
+                target,
+                met,
+                seed=seed,
+                smallest=self.tournament.smallest_table,
+            )
+        else:
+            method = self.Seating.RANDOM
+            result = seating.draw_random(
+                players, met, seed, target, smallest=self.tournament.smallest_table
+            )
+        self.seat(result, method)
+        return result
+
+    def seat(self, draw: Draw[int], method: str) -> None:
+        """Replace the session's tables by the draw's, in one transaction."""
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.PLANNED:
+                raise ValueError(gettext("the seating can only change before the session starts"))
+            if session.tables.filter(game__rounds__isnull=False).exists():
+                raise ValueError(
+                    gettext("rounds were recorded at these tables: the seating stays")
+                )
+            referees = dict(session.tables.values_list("number", "referee_id"))
+            before = dict(
+                Seat.objects.filter(table__session=session).values_list(
+                    "player_id", "table__number"
+                )
+            )
+            session.tables.all().delete()
+            tables = Table.objects.create_with_games(
+                Table(session=session, number=number, referee_id=referees.get(number))
+                for number in range(1, len(draw.tables) + 1)
+            )
+            Seat.objects.bulk_create(
+                Seat(table=table, position=position, player_id=player)
+                for table, players in zip(tables, draw.tables, strict=True)
+                for position, player in enumerate(players, start=1)
+            )
+            session.seating, session.seed = method, draw.seed
+            session.repeat_meetings = draw.repeat_meetings
+            session.moved_players = sorted(
+                player
+                for number, players in enumerate(draw.tables, start=1)
+                for player in players
+                if before and before.get(player) != number
+            )
+            session.save(
+                update_fields=[
+                    "seating",
+                    "seed",
+                    "repeat_meetings",
+                    "moved_players",
+                    "changed_at",
+                ]
+            )
+            # A club night's new tables get their codes, ready for the table list.
+            session.ensure_codes()
+        self.seating, self.seed, self.repeat_meetings = method, draw.seed, draw.repeat_meetings
+        self.moved_players = session.moved_players
+
+    # --- players who come and go ------------------------------------------------
+
+    def present_players(self) -> list[int]:
+        """The players a draw seats: checked in, not withdrawn (late players included)."""
+        return list(
+            self.tournament.registrations.filter(
+                checked_in=True, withdrawn_at__isnull=True
+            ).values_list("player_id", flat=True)
+        )
+
+    def rebalance(self) -> Rebalance[int] | None:
+        """The seating's suggestion for a drawn session still planned when seated players are
+        absent (checked out or withdrawn) or present players are not seated (late): the
+        fewest moves back within the table bounds. None when there is nothing to do."""
+        if self.status != self.Status.PLANNED or self.stage == self.Stage.FINAL:
+            return None
+        draw = self.seated_draw()
+        if not draw.tables:
+            return None
+        present = set(self.present_players())
+        seated = {player for table in draw.tables for player in table}
+        absent, arrived = seated - present, present - seated
+        if not absent and not arrived:
+            return None
+        tournament = self.tournament
+        return seating.rebalance(
+            draw,
+            self.earlier_meetings(),
+            absent=absent,
+            arrived=arrived,
+            target=tournament.table_size,
+            smallest=tournament.smallest_table,
+        )
+
+    @staticmethod
+    def rebalance_key(rebalanced: Rebalance[int]) -> str:
+        """What the director saw: applying checks the suggestion is still the same."""
+        steps = [(m.player, m.from_table, m.to_table) for m in rebalanced.moves]
+        return hashlib.sha256(repr(steps).encode()).hexdigest()[:16]
+
+    def apply_rebalance(self, key: str, *, by: Any) -> Rebalance[int]:
+        """Seat the suggestion the director saw (`key`), in one transaction, and log it.
+
+        A suggestion that changed since (someone checked in or out meanwhile) is refused:
+        the page shows the new one.
+        """
+        with transaction.atomic():
+            Session.objects.select_for_update().filter(pk=self.pk).first()
+            rebalanced = self.rebalance()
+            if rebalanced is None:
+                raise ValueError(gettext("the seating needs no rebalancing any more"))
+            if self.rebalance_key(rebalanced) != key:
+                raise ValueError(
+                    gettext(
+                        "the players present changed since the page showed the suggestion: "
+                        "check the new one"
+                    )
+                )
+            self.seat(rebalanced.draw, self.Seating.MANUAL)
+        logger.info(
+            "rebalance: session %s of %s by %s: %s",
+            self.number,
+            self.tournament_id,
+            by.get_username() if by else None,
+            "; ".join(f"{m.player} {m.from_table}->{m.to_table}" for m in rebalanced.moves),
+            extra={"tournament": self.tournament_id, "session": self.number},
+        )
+        return rebalanced
+
+    def swap_players(self, a: int, b: int) -> Draw[int]:
+        adjusted = seating.swap(self.seated_draw(), a, b, self.earlier_meetings())
+        self.seat(adjusted, self.Seating.MANUAL)
+        return adjusted
+
+    def move_player(self, player: int, table_number: int) -> Draw[int]:
+        adjusted = seating.move(
+            self.seated_draw(), player, table_number - 1, self.earlier_meetings()
+        )
+        self.seat(adjusted, self.Seating.MANUAL)
+        return adjusted
+
+    def assign_referees(self, referees: dict[int, int | None]) -> None:
+        """Table number → its referee's user id (None: no referee)."""
+        tables = list(self.tables.all())
+        for table in tables:
+            table.referee_id = referees.get(table.number)
+        Table.objects.bulk_update(tables, ["referee"])
+
+    def start(
+        self,
+        referees: dict[int, int | None] | None = None,
+        *,
+        confirmed: bool = False,
+        start_clock: bool = False,
+        by: Any = None,
+    ) -> None:
+        """Start the session, with the referees chosen on the page (table number → user id)
+        when given, in one transaction; a session taking table codes gets one per table.
+
+        While an earlier session still plays, it starts only `confirmed` (else
+        `UnfinishedGames`, naming the tables). With `start_clock` and a time limit, the clock
+        starts with it (logged as `by`'s); otherwise the director starts it when play begins.
+        """
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.PLANNED:
+                raise ValueError(gettext("this session has already started"))
+            if not session.tables.exists():
+                raise ValueError(gettext("draw the seating before starting the session"))
+            if not confirmed:
+                unfinished = session.unfinished_earlier_tables()
+                if unfinished:
+                    raise UnfinishedGames(unfinished)
+            if referees is not None:
+                session.assign_referees(referees)
+            session.status = self.Status.RUNNING
+            session.save(update_fields=["status", "changed_at"])
+            Tournament.objects.filter(
+                pk=self.tournament_id, status=Tournament.Status.DRAFT
+            ).update(status=Tournament.Status.RUNNING)
+            session.ensure_codes()
+            if start_clock and session.time_limit is not None:
+                session._start_clock(by)
+        self.status = self.Status.RUNNING
+        self._take_clock(session)
+
+    def unfinished_earlier_tables(self) -> list[Table]:
+        """The tables of the tournament's earlier sessions whose game is not finished."""
+        return list(
+            Table.objects.filter(
+                session__tournament_id=self.tournament_id,
+                session__number__lt=self.number,
+                game__finished=False,
+            )
+            .select_related("session")
+            .order_by("session__number", "number")
+        )
+
+    # --- table codes ------------------------------------------------------------------
+
+    def live_codes(self) -> dict[int, TableCode]:
+        """Table id → its code that is not revoked (one query)."""
+        return {
+            code.table_id: code
+            for code in TableCode.objects.filter(table__session=self, revoked_at__isnull=True)
+        }
+
+    def ensure_codes(self) -> dict[int, TableCode]:
+        """Table id → its code, issuing one for every table without, while the session takes
+        codes and is not finished (redrawn tables are new tables: they get new codes). Empty
+        for a session of referee accounts."""
+        if not self.by_table_codes or self.status == self.Status.FINISHED:
+            return {}
+        codes = self.live_codes()
+        if all(table_id in codes for table_id in self.tables.values_list("pk", flat=True)):
+            return codes
+        with transaction.atomic():
+            # One issuer at a time: a table has one live code.
+            Session.objects.select_for_update().filter(pk=self.pk).first()
+            codes = self.live_codes()
+            for table in self.tables.exclude(pk__in=list(codes)):
+                codes[table.pk] = TableCode.objects.create(table=table, salt=secrets.token_hex(16))
+        return codes
+
+    def reissue_code(self, table: Table) -> TableCode:
+        """Revoke the table's code and issue a new one (the old link stops working at once)."""
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if not session.by_table_codes or session.status == self.Status.FINISHED:
+                raise ValueError(gettext("this session does not take table codes"))
+            if table.session_id != session.pk:
+                raise ValueError(gettext("this table is not of this session"))
+            return TableCode.issue(table)
+
+    def set_entry(self, entry: str) -> None:
+        """Who enters this session's rounds: "" as the tournament says, or its own choice."""
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status == self.Status.FINISHED:
+                raise ValueError(gettext("a finished session keeps its way of entering rounds"))
+            session.entry = entry
+            session.save(update_fields=["entry", "changed_at"])
+            session.ensure_codes()
+        self.entry = entry
+
+    # --- the session clock (tournaments.clock) ---------------------------------------------
+
+    def clock(self, table: Table | None = None, at: datetime | None = None) -> ClockState:
+        """The clock at `at` (now), for the whole session or for one table (with the minutes
+        added for it alone). Reads the rows as loaded: no query."""
+        return clock_state(
+            limit=self.time_limit,
+            started_at=self.clock_started_at,
+            paused_at=self.clock_paused_at,
+            paused_seconds=self.clock_paused_seconds,
+            extension=self.clock_extension,
+            table_extension=table.clock_extension if table is not None else 0,
+            at=at or timezone.now(),
+        )
+
+    def remaining(
+        self, table: Table | None = None, at: datetime | None = None
+    ) -> timedelta | None:
+        """The time left at `at` (negative once it is up), None without a time limit."""
+        left = self.clock(table, at).remaining
+        return None if left is None else timedelta(seconds=left)
+
+    def set_time_limit(self, minutes: int | None, *, by: Any) -> None:
+        """The session's time limit in minutes (None: no limit), until its clock starts."""
+        if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
+            raise ValueError(
+                gettext("a time limit is %(low)s to %(high)s minutes")
+                % {"low": 1, "high": MAX_MINUTES}
+            )
+        with transaction.atomic():
+            session = self._locked_for_clock()
+            if session.clock_started_at is not None:
+                raise ValueError(
+                    gettext("the clock has started: add time with an extension instead")
+                )
+            session.time_limit = minutes
+            session.save(update_fields=["time_limit", "changed_at"])
+            session._log_clock(SessionClockEvent.Action.LIMIT, by, minutes=minutes)
+        self._take_clock(session)
+
+    def start_clock(self, *, by: Any) -> None:
+        """Start the clock of a running session: the tables' time begins now."""
+        with transaction.atomic():
+            session = self._locked_for_clock()
+            if session.status != self.Status.RUNNING:
+                raise ValueError(gettext("start the session before its clock"))
+            if session.time_limit is None:
+                raise ValueError(gettext("set a time limit before starting the clock"))
+            if session.clock_started_at is not None:
+                raise ValueError(gettext("the clock has already started"))
+            session._start_clock(by)
+        self._take_clock(session)
+
+    def _start_clock(self, by: Any) -> None:
+        """Start the clock of this locked session row (in the caller's transaction)."""
+        self.clock_started_at = timezone.now()
+        self.save(update_fields=["clock_started_at", "changed_at"])
+        self._log_clock(SessionClockEvent.Action.START, by, minutes=self.time_limit)
+
+    def pause_clock(self, *, by: Any) -> None:
+        """Stop time for every table (an announcement, an incident) until it resumes."""
+        with transaction.atomic():
+            session = self._locked_for_clock()
+            if session.clock_started_at is None:
+                raise ValueError(gettext("the clock has not started"))
+            if session.clock_paused_at is not None:
+                raise ValueError(gettext("the clock is paused already"))
+            session.clock_paused_at = timezone.now()
+            session.save(update_fields=["clock_paused_at", "changed_at"])
+            session._log_clock(SessionClockEvent.Action.PAUSE, by)
+        self._take_clock(session)
+
+    def resume_clock(self, *, by: Any) -> None:
+        """Time goes on for every table; the pause is not counted."""
+        with transaction.atomic():
+            session = self._locked_for_clock()
+            if session.clock_paused_at is None:
+                raise ValueError(gettext("the clock is not paused"))
+            now = timezone.now()
+            paused = max(0, round((now - session.clock_paused_at).total_seconds()))
+            session.clock_paused_seconds += paused
+            session.clock_paused_at = None
+            session.save(update_fields=["clock_paused_seconds", "clock_paused_at", "changed_at"])
+            session._log_clock(SessionClockEvent.Action.RESUME, by, minutes=round(paused / 60))
+        self._take_clock(session)
+
+    def extend_clock(
+        self, minutes: int, table: Table | None = None, *, by: Any, reason: str = ""
+    ) -> None:
+        """Give every table (or `table` alone) `minutes` more, also once their time is up."""
+        if not 1 <= minutes <= MAX_EXTENSION:
+            raise ValueError(
+                gettext("an extension is %(low)s to %(high)s minutes")
+                % {"low": 1, "high": MAX_EXTENSION}
+            )
+        with transaction.atomic():
+            session = self._locked_for_clock()
+            if session.clock_started_at is None:
+                raise ValueError(gettext("start the clock before extending it"))
+            if table is None:
+                if session.clock_extension + minutes > MAX_MINUTES:
+                    raise ValueError(self._too_long())
+                session.clock_extension += minutes
+            else:
+                locked = Table.objects.select_for_update().filter(pk=table.pk, session=session)
+                extended = locked.first()
+                if extended is None:
+                    raise ValueError(gettext("this table is not of this session"))
+                if extended.clock_extension + minutes > MAX_MINUTES:
+                    raise ValueError(self._too_long())
+                extended.clock_extension += minutes
+                extended.save(update_fields=["clock_extension"])
+                table.clock_extension = extended.clock_extension
+            # The pages' polls follow the session's stamp, a table's extension too.
+            session.save(update_fields=["clock_extension", "changed_at"])
+            session._log_clock(
+                SessionClockEvent.Action.EXTEND, by, minutes=minutes, table=table, reason=reason
+            )
+        self._take_clock(session)
+
+    def end_games(self, *, by: Any, reason: str) -> list[Table]:
+        """End every unfinished game of the session at the time limit, in one transaction:
+        each game as `Game.end_at_time_limit` ends it (its totals final, ranked by them, its
+        audit log saying `reason`), and the clock's log says how many. The tables ended."""
+        if not reason.strip():
+            raise ValueError(gettext("say why the games end"))
+        # The game model, through the relation: `games` imports this module, not the reverse.
+        game_model: Any = Table.game.related.related_model
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status == self.Status.PLANNED:
+                raise ValueError(gettext("the session has not started"))
+            # Every game to end, locked at once: a round recorded meanwhile waits, then finds
+            # its game over.
+            games = list(
+                game_model.objects.select_for_update(of=("self",))
+                .filter(table__session=session, finished=False)
+                .select_related("table")
+                .order_by("table__number")
+            )
+            if not games:
+                raise ValueError(gettext("every game of this session is over already"))
+            for game in games:
+                game.end_at_time_limit(by=by, reason=reason, version=game.version)
+            session.save(update_fields=["changed_at"])
+            session._log_clock(
+                SessionClockEvent.Action.END_GAMES, by, games=len(games), reason=reason
+            )
+        self.changed_at = session.changed_at
+        return [game.table for game in games]
+
+    @staticmethod
+    def _too_long() -> str:
+        return gettext("a clock can be extended to %(most)s minutes in all") % {
+            "most": MAX_MINUTES
+        }
+
+    def _locked_for_clock(self) -> Session:
+        """This session's row, locked: one clock change at a time. A finished session's
+        clock stays as it was."""
+        session = Session.objects.select_for_update().select_related("tournament").get(pk=self.pk)
+        if session.status == self.Status.FINISHED:
+            raise ValueError(gettext("the session is finished: its clock stays as it was"))
+        return session
+
+    def _log_clock(
+        self,
+        action: str,
+        by: Any,
+        *,
+        minutes: int | None = None,
+        table: Table | None = None,
+        games: int | None = None,
+        reason: str = "",
+    ) -> SessionClockEvent:
+        return SessionClockEvent.objects.create(
+            session=self,
+            table=table,
+            action=action,
+            minutes=minutes,
+            games=games,
+            by=by if getattr(by, "is_authenticated", False) else None,
+            reason=reason,
+        )
+
+    def _take_clock(self, session: Session) -> None:
+        """Adopt the locked copy's clock, keeping this instance's loaded relations."""
+        for field in (
+            "time_limit",
+            "clock_started_at",
+            "clock_paused_at",
+            "clock_paused_seconds",
+            "clock_extension",
+            "changed_at",
+        ):
+            setattr(self, field, getattr(session, field))
+
+    def finish(self) -> None:
+        with transaction.atomic():
+            session = Session.objects.select_for_update().get(pk=self.pk)
+            if session.status != self.Status.RUNNING:
+                raise ValueError(gettext("only a running session can be finished"))
+            session.status = self.Status.FINISHED
+            session.save(update_fields=["status", "changed_at"])
+        self.status = self.Status.FINISHED
+
+
+class TableManager(models.Manager["Table"]):
+    def create_with_games(self, tables: Iterable[Table]) -> list[Table]:
+        """Create the tables and the game each one plays, in one transaction.
+
+        The one way tables are made: a table without its game cannot be played or shown.
+        """
+        # The game model, through the relation: `games` imports this module, not the reverse.
+        game_model: Any = Table.game.related.related_model
+        with transaction.atomic():
+            created = self.bulk_create(list(tables))
+            game_model.objects.bulk_create(game_model(table=table) for table in created)
+        return created
+
+
+class Table(models.Model):
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="tables", verbose_name=_("session")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="refereed_tables",
+        verbose_name=_("referee"),
+    )
+    # Minutes the session's clock gives this table beyond the session's (Session.extend_clock).
+    clock_extension = models.PositiveSmallIntegerField(
+        _("minutes added for this table"), default=0, editable=False
+    )
+
+    objects = TableManager()
+
+    class Meta:
+        ordering = ["session", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_table_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
+            models.CheckConstraint(
+                condition=Q(clock_extension__lte=MAX_MINUTES),
+                name="table_clock_extension_at_most_720",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session} · table {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("tables:detail", args=[self.pk])
+
+
+class SessionClockEvent(models.Model):
+    """The session clock's log: who set the limit, started, paused, resumed or extended it,
+    and ended the session's games, when (shown on the session page)."""
+
+    class Action(models.TextChoices):
+        LIMIT = "limit", _("set the time limit")
+        START = "start", _("started the clock")
+        PAUSE = "pause", _("paused the clock")
+        RESUME = "resume", _("resumed the clock")
+        EXTEND = "extend", _("extended the time")
+        END_GAMES = "end_games", _("ended the unfinished games at the time limit")
+
+    session = models.ForeignKey(
+        Session, on_delete=models.CASCADE, related_name="clock_events", verbose_name=_("session")
+    )
+    # An extension for one table; None: every table.
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    action = models.CharField(max_length=10, choices=Action)
+    # The limit set, the minutes added, the minutes a pause lasted.
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How many games "end the games" ended.
+    games = models.PositiveSmallIntegerField(null=True, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("clock event")
+        verbose_name_plural = _("clock events")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(action="extend") | Q(minutes__isnull=False, minutes__gte=1),
+                name="an_extension_adds_minutes",
+            ),
+            models.CheckConstraint(
+                condition=Q(table__isnull=True) | Q(action="extend"),
+                name="only_an_extension_is_for_one_table",
+            ),
+            models.CheckConstraint(
+                condition=~Q(action="end_games") | ~Q(reason=""),
+                name="ending_the_games_says_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} ({self.session})"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"), help_text=_("1..n, clockwise"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
+    # The game's current total and rank, cached from the engine by each change.
+    total = models.IntegerField(_("total"), default=0, editable=False)
+    rank = models.PositiveSmallIntegerField(_("rank"), null=True, blank=True, editable=False)
+    # Elimination: the round after which the player went out (cached like the total), so that
+    # the next round is scored from the seats alone.
+    out_after = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["table", "player"], name="unique_player_per_table"),
+            models.CheckConstraint(
+                condition=Q(position__gte=1, position__lte=BELGIAN.max_players),
+                name="seat_position_1_to_8",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} (seat {self.position})"
+
+
+class TableCode(models.Model):
+    """A secret link that lets any phone enter one table's rounds for one session (club nights).
+
+    The code is never stored: it is an HMAC of the row (keyed with SECRET_KEY), so a copy of the
+    database gives none away, it is checked in constant time, and it carries 160 bits. It works
+    while its session runs and until the director revokes it (a new one is issued in its place).
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="codes", verbose_name=_("table")
+    )
+    salt = models.CharField(max_length=32, editable=False)
+    created_at = models.DateTimeField(_("issued at"), default=timezone.now)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table code")
+        verbose_name_plural = _("table codes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(revoked_at__isnull=True),
+                name="one_live_code_a_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"code of {self.table}"
+
+    def _mac(self) -> str:
+        return salted_hmac(
+            "tournaments.TableCode", f"{self.pk}:{self.table_id}:{self.salt}", algorithm="sha256"
+        ).hexdigest()[: self.MAC_LENGTH]
+
+    # Hex digits of the HMAC in a code: 40 × 4 = 160 bits.
+    MAC_LENGTH = 40
+
+    @property
+    def code(self) -> str:
+        return f"{self.pk}-{self._mac()}"
+
+    @classmethod
+    def issue(cls, table: Table) -> TableCode:
+        """A new code for the table; the one it had stops working."""
+        with transaction.atomic():
+            cls.objects.filter(table=table, revoked_at__isnull=True).update(
+                revoked_at=timezone.now()
+            )
+            return cls.objects.create(table=table, salt=secrets.token_hex(16))
+
+    @classmethod
+    def find(cls, code: str) -> TableCode | None:
+        """The live code `code` names, or None (unknown, wrong, revoked: all look the same)."""
+        number, _, mac = code.partition("-")
+        if not number.isdigit() or len(mac) != cls.MAC_LENGTH or len(number) > 18:
+            return None
+        found = (
+            cls.objects.filter(pk=int(number), revoked_at__isnull=True)
+            .select_related("table__session__tournament", "table__game")
+            .first()
+        )
+        if found is None or not constant_time_compare(found._mac(), mac):
+            return None
+        return found
+
+    @property
+    def works(self) -> bool:
+        """The code opens its table while the session runs with table codes."""
+        session = self.table.session
+        return (
+            self.revoked_at is None
+            and session.status == Session.Status.RUNNING
+            and session.tournament.status == Tournament.Status.RUNNING
+            and session.by_table_codes
+        )

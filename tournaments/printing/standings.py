@@ -1,0 +1,172 @@
+"""The standings for the wall, overall or of one session; the report prints them too."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext, pgettext
+from reportlab.lib import colors
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
+
+from scoring import standings
+from tournaments import texts
+from tournaments.fonts import BOLD, FONT
+from tournaments.printing.document import (
+    GREY,
+    LINE,
+    PORTRAIT,
+    build,
+    day,
+    e,
+    frame_size,
+    p,
+    title,
+    when,
+)
+from tournaments.templatetags.yaniv import points as format_points
+
+
+def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) -> Table:
+    """Place, player, club and the tie-break columns (ranked by the average per game, that
+    average too); every other row shaded, withdrawn players marked."""
+    average = by == standings.BY_AVERAGE
+    withdrawn = pgettext("standings mark", "withdrawn")
+    data = [
+        [
+            "#",
+            gettext("Player"),
+            gettext("Club"),
+            pgettext("standings column: placement points", "Pts"),
+            *([pgettext("standings column: placement points per game", "Avg")] if average else []),
+            pgettext("standings column: games played", "G"),
+            pgettext("standings column: games won", "W"),
+            pgettext("standings column: sum of final game totals", "Sum"),
+            pgettext("standings column: table-mates' placement points", "Opp"),
+        ]
+    ]
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, 10),
+        ("FONT", (0, 0), (-1, 0), BOLD, 8),
+        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
+        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, LINE),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]
+    for index, (standing, player) in enumerate(rows, start=1):
+        mark = "*" if standing.provisional else ""
+        data.append(
+            [
+                str(standing.place),
+                p(
+                    f"<b>{e(player.name)}</b>"
+                    + (f" <font size=8>({e(withdrawn)})</font>" if standing.withdrawn else ""),
+                    "wall",
+                ),
+                p(e(player.club.name) if player.club else "", "cell"),
+                f"{format_points(standing.points)}{mark}",
+                *([number_format(float(standing.average), 2)] if average else []),
+                str(standing.games),
+                str(standing.wins),
+                str(standing.total_sum),
+                format_points(standing.opponents_points),
+            ]
+        )
+        if index % 2 == 0:
+            style.append(("BACKGROUND", (0, index), (-1, index), colors.HexColor("#f5f5f5")))
+    fixed: list[float] = [30, 0, 0, 46, *([40] if average else []), 28, 28, 40, 42]
+    free = width - sum(fixed)
+    fixed[1], fixed[2] = free * 0.6, free * 0.4
+    table = Table(data, colWidths=fixed, repeatRows=1)
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def scheme(by: str = standings.BY_TOTAL) -> list[Flowable]:
+    """How the standings are made, under the table."""
+    return [
+        p(gettext("How the standings are made"), "h2"),
+        p(
+            e(texts.scheme(by))
+            + " "
+            + gettext("Games ended at the time limit count with their current totals."),
+            "small",
+        ),
+        p(
+            gettext("Order: %(order)s. Players still equal share the place.")
+            % {"order": e(texts.tie_break_order(by))},
+            "small",
+        ),
+        p(
+            gettext(
+                "%(points)s placement points · %(games)s games · %(won)s games won · %(sum)s sum "
+                "of final game totals · %(opponents)s table-mates' placement points · * "
+                "provisional: includes a finished game whose sheet the referee has not signed "
+                "off yet."
+            )
+            % {
+                "points": pgettext("standings column: placement points", "Pts"),
+                "games": pgettext("standings column: games played", "G"),
+                "won": pgettext("standings column: games won", "W"),
+                "sum": pgettext("standings column: sum of final game totals", "Sum"),
+                "opponents": pgettext("standings column: table-mates' placement points", "Opp"),
+            },
+            "muted",
+        ),
+        p(
+            (
+                gettext("%(average)s placement points per game.")
+                % {"average": pgettext("standings column: placement points per game", "Avg")}
+                + " "
+                if by == standings.BY_AVERAGE
+                else ""
+            )
+            + gettext(
+                "(withdrawn): the player left the tournament; the games they finished count as "
+                "they are, and they are drawn no more."
+            ),
+            "muted",
+        ),
+    ]
+
+
+def standings_pdf(tournament, session=None) -> bytes:
+    """The standings for the wall: overall, or of one session."""
+    rows = tournament.standings(session)
+    width, _ = frame_size(PORTRAIT)
+    if session:
+        heading = gettext("Session %(number)s standings") % {"number": session.number}
+    else:
+        heading = gettext("Standings")
+    ranked = ngettext("%(count)s player ranked", "%(count)s players ranked", len(rows)) % {
+        "count": len(rows)
+    }
+    story: list[Flowable] = [
+        title(f"{heading} <font size=10 color='#666666'>{e(tournament.name)}</font>"),
+        Spacer(0, 2),
+        p(
+            f"{e(day(tournament.starts_on))}"
+            + (f" · {e(tournament.venue)}" if tournament.venue else "")
+            + f" · {ranked}"
+            + " · "
+            + gettext("as of %(when)s") % {"when": e(when(timezone.now()))}
+        ),
+        Spacer(0, 6),
+    ]
+    if rows:
+        story.append(standings_table(rows, width, tournament.ranking))
+    else:
+        story.append(p(gettext("No game has finished yet.")))
+    story.append(KeepTogether(scheme(tournament.ranking)))
+    if session:
+        label = gettext("session %(number)s standings") % {"number": session.number}
+    else:
+        label = gettext("standings")
+    return build(
+        story, title=f"{tournament.name} · {label}", footer=f"{tournament.name} · {label}"
+    )

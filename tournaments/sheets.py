@@ -1,0 +1,291 @@
+"""A game's sheet as the site shows it, built once per request from what is stored.
+
+`GameSheet` pairs the stored rows (seats, rounds, who entered them) with the pure read model
+`scoring.sheet.ScoreSheet` (rows, marks, arrived totals, ranks, winners, the legend of the
+game's rule set), made from the engine's numbers cached on each hand: nothing is rescored
+to show a sheet. The table page, the player page, the filled PDF, the rounds CSV and the
+archive all read it; the terminal sheet reads the same `ScoreSheet`.
+
+Rounds and hands are read as plain values (no model instances) into plain tuples: a
+tournament's rounds CSV reads tens of thousands of hands through here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from typing import NamedTuple
+
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
+
+from scoring import rules
+from scoring.sheet import (
+    Mark,
+    RoundPreview,
+    Row,
+    Scores,
+    ScoreSheet,
+    round_preview,
+    sheet_from_scores,
+)
+from tournaments import texts
+from tournaments.models import Game, Hand, Round, Seat
+from tournaments.models.games import seat_labels, seats_of_games
+
+
+class StoredHand(NamedTuple):
+    seat_id: int
+    hand_total: int
+    along: bool
+    points: int
+    reduction: int
+    total: int
+
+
+class StoredRound(NamedTuple):
+    number: int
+    kind: str
+    caller_id: int | None
+    empty_hand_id: int | None
+    # The account that entered the round (None: deleted, or no account).
+    entered_by: str | None
+    entered_at: datetime
+    hands: tuple[StoredHand, ...]
+
+
+def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
+    """Game id → its rounds in order, with their hands (two queries, whatever the count)."""
+    game_ids = [game.pk for game in games]
+    hands: dict[int, list[StoredHand]] = defaultdict(list)
+    hand_rows = Hand.objects.filter(round__game_id__in=game_ids).values_list(
+        "round_id", "seat_id", "hand_total", "along", "points", "reduction", "total"
+    )
+    for round_id, *hand in hand_rows:
+        # Each hand as the tuple it is read as (tuple.__new__: no call of Python code).
+        hands[round_id].append(tuple.__new__(StoredHand, hand))
+    rounds: dict[int, list[StoredRound]] = {game_id: [] for game_id in game_ids}
+    for round_id, game_id, number, kind, caller_id, empty_hand_id, entered_by, entered_at in (
+        Round.objects.filter(game_id__in=game_ids)
+        .order_by("game_id", "number")
+        .values_list(
+            "pk",
+            "game_id",
+            "number",
+            "kind",
+            "caller_id",
+            "empty_hand_id",
+            "entered_by__username",
+            "entered_at",
+        )
+    ):
+        rounds[game_id].append(
+            StoredRound(
+                number=number,
+                kind=kind,
+                caller_id=caller_id,
+                empty_hand_id=empty_hand_id,
+                entered_by=entered_by,
+                entered_at=entered_at,
+                hands=tuple(hands[round_id]),
+            )
+        )
+    return rounds
+
+
+@dataclass(frozen=True)
+class EntrySheet:
+    """What the next round's entry form needs, from the seats alone (no rounds): who sits
+    where, who is out (cached on the seats), the rule set and how many rounds were played."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+    ruleset: rules.Ruleset
+
+    @classmethod
+    def of(cls, game: Game, seats: Sequence[Seat]) -> EntrySheet:
+        return cls(game, tuple(seats), game.ruleset)
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        return seat_labels(self.seats)
+
+    @cached_property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.labels[seat.pk] for seat in self.seats)
+
+    @property
+    def round_count(self) -> int:
+        return self.game.round_count
+
+    def seat_for(self, label: str) -> Seat:
+        return next(seat for seat in self.seats if self.labels[seat.pk] == label)
+
+    def out_before(self, number: int) -> frozenset[str]:
+        """Elimination: who went out before round `number` (they get no hand in it)."""
+        return frozenset(
+            self.labels[seat.pk]
+            for seat in self.seats
+            if seat.out_after is not None and seat.out_after < number
+        )
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    game: Game
+    seats: tuple[Seat, ...]
+    stored_rounds: tuple[StoredRound, ...]
+    ruleset: rules.Ruleset
+
+    @classmethod
+    def load(cls, game: Game) -> GameSheet:
+        """The sheet of one game (three queries)."""
+        return cls.load_many([game])[0]
+
+    @classmethod
+    def load_many(cls, games: Iterable[Game]) -> list[GameSheet]:
+        """The sheets of many games (three queries); each game's ruleset from its table."""
+        games = list(games)
+        seats = seats_of_games(games)
+        rounds = stored_rounds(games)
+        return [
+            cls(game, tuple(seats[game.pk]), tuple(rounds[game.pk]), game.ruleset)
+            for game in games
+        ]
+
+    # --- who sits where -----------------------------------------------------------
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        return seat_labels(self.seats)
+
+    @cached_property
+    def players(self) -> tuple[str, ...]:
+        """The players' names as the sheet heads its columns ("Name (seat n)" if shared)."""
+        return tuple(self.labels[seat.pk] for seat in self.seats)
+
+    def label(self, seat: Seat) -> str:
+        return self.labels[seat.pk]
+
+    def seat_for(self, label: str) -> Seat:
+        return next(seat for seat in self.seats if self.labels[seat.pk] == label)
+
+    def seat_lines(self) -> list[tuple[Seat, str, int, int]]:
+        """Per seat, clockwise: the seat, its label, its total and its rank."""
+        return [
+            (seat, label, self.sheet.totals[label], self.sheet.ranks[label])
+            for seat, label in zip(self.seats, self.players, strict=True)
+        ]
+
+    @property
+    def winners(self) -> list[Seat]:
+        winners = set(self.sheet.winners)
+        return [seat for seat in self.seats if self.label(seat) in winners]
+
+    # --- the rounds -----------------------------------------------------------------
+
+    def entries(self, stored: StoredRound) -> rules.Round:
+        """A stored round's raw entries, as the engine takes them."""
+        labels = self.labels
+        return rules.Round(
+            hands={labels[hand.seat_id]: hand.hand_total for hand in stored.hands},
+            yaniv=labels[stored.caller_id] if stored.caller_id else None,
+            along=tuple(labels[hand.seat_id] for hand in stored.hands if hand.along),
+            empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+        )
+
+    @cached_property
+    def sheet(self) -> ScoreSheet:
+        labels = self.labels
+        totals = dict.fromkeys(self.players, 0)
+        rounds = []
+        for stored in self.stored_rounds:
+            for hand in stored.hands:
+                totals[labels[hand.seat_id]] = hand.total
+            scores = Scores(
+                kind=rules.RoundKind(stored.kind),
+                points={labels[hand.seat_id]: hand.points for hand in stored.hands},
+                reductions={
+                    labels[hand.seat_id]: hand.reduction for hand in stored.hands if hand.reduction
+                },
+                totals=dict(totals),
+            )
+            rounds.append((self.entries(stored), scores))
+        return sheet_from_scores(self.players, self.ruleset, rounds, finished=self.game.finished)
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return self.sheet.rows
+
+    @property
+    def round_count(self) -> int:
+        return len(self.stored_rounds)
+
+    @property
+    def legend(self) -> tuple[Mark, ...]:
+        return self.sheet.legend
+
+    @cached_property
+    def cells_html(self) -> tuple[SafeString, ...]:
+        """Each row's cells as the table page's sheet shows them, in the active language.
+
+        The markup `templates/tournaments/table.html` puts between a row's number and its end,
+        made here: the template engine took most of a long game's page on these cells (four
+        hundred in a game of 100 rounds), plain strings take a fraction of it.
+        """
+        letters = {mark: conditional_escape(texts.mark_letter(mark)) for mark in Mark}
+        out_cell = (
+            f'<td class="out" title="{conditional_escape(gettext("out of the game"))}"></td>'
+        )
+        went_out = f' <span class="went-out">{letters[Mark.OUT]}</span>'
+        rows = []
+        for row in self.rows:
+            cells = []
+            for cell in row.cells:
+                if cell.out:
+                    cells.append(f"\n        {out_cell}\n        ")
+                    continue
+                mark = cell.mark
+                running = f"{cell.arrived} → {cell.total}" if cell.reduction else str(cell.total)
+                cells.append(
+                    f'\n        <td class="{conditional_escape(mark or "")}">'
+                    f'<span class="points">{f"{letters[mark]} " if mark else ""}+{cell.points}'
+                    f'</span>\n          <span class="running">{running}</span>'
+                    f"{went_out if cell.went_out else ''}</td>\n        "
+                )
+            rows.append(mark_safe("".join(cells)))  # noqa: S308 - every value escaped above
+        return tuple(rows)
+
+    @property
+    def rows_with_cells(self) -> list[tuple[Row, SafeString]]:
+        """(row, its cells' markup) for the table page."""
+        return list(zip(self.rows, self.cells_html, strict=True))
+
+    def engine_game(self, up_to: int | None = None) -> rules.Game:
+        """The game as the engine takes it; with `up_to`, only its first rounds."""
+        rounds = [row.entries for row in self.rows]
+        if up_to is not None:
+            rounds = rounds[:up_to]
+        return rules.Game(self.players, tuple(rounds), self.ruleset)
+
+    def out_before(self, number: int) -> frozenset[str]:
+        """Elimination: who went out before round `number` (they get no hand in it)."""
+        return frozenset(player for player, out in self.sheet.out_in_round.items() if out < number)
+
+    def preview(self, entries: rules.Round) -> RoundPreview:
+        """What `entries` as the next round would do (raises GameError as the engine does)."""
+        if self.game.ended_at_time_limit:
+            raise rules.GameError("game_over", "rounds", round_number=len(self.rows) + 1)
+        return round_preview(self.engine_game(), entries)
+
+    def entered_by(self) -> list[str]:
+        """Who entered each round, by account name (for the people running the table)."""
+        return [stored.entered_by or "" for stored in self.stored_rounds]
+
+
+def sheets_by_game(sheets: Sequence[GameSheet]) -> dict[int, GameSheet]:
+    return {sheet.game.pk: sheet for sheet in sheets}

@@ -1,0 +1,97 @@
+"""The session clock as the partial `tournaments/_clock.html` shows it (tournaments.clock)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django import template
+from django.utils import timezone
+
+from tournaments.clock import ClockState, Phase, rule_sentence
+from tournaments.models import Session, Table
+
+register = template.Library()
+
+
+def _ms(moment: datetime | None) -> str:
+    return "" if moment is None else str(round(moment.timestamp() * 1000))
+
+
+@dataclass(frozen=True)
+class ClockView:
+    session: Session
+    table: Table | None
+    state: ClockState
+    # What the table (or every table) does now that the time is up: shown once it is up.
+    sentence: str
+    # The same sentence for the moment the time runs out, which the page's script shows
+    # when its countdown reaches 0:00 without waiting for a poll.
+    over_text: str
+    # (table number, minutes) of the tables given more time than the others.
+    extended: tuple[tuple[int, int], ...]
+
+    @property
+    def dom_id(self) -> str:
+        """One clock element per session (or table) on a page: polls swap it by this id."""
+        if self.table is not None:
+            return f"clock-{self.session.pk}-{self.table.pk}"
+        return f"clock-{self.session.pk}"
+
+    @property
+    def shown(self) -> bool:
+        return self.state.phase is not Phase.NONE
+
+    @property
+    def now_ms(self) -> str:
+        return _ms(self.state.at)
+
+    @property
+    def ends_at_ms(self) -> str:
+        return _ms(self.state.ends_at) if self.state.phase is Phase.RUNNING else ""
+
+    @property
+    def remaining_ms(self) -> str:
+        remaining = self.state.remaining
+        return "" if remaining is None else str(round(remaining * 1000))
+
+
+def _rounds_after(sheet: Any, state: ClockState) -> int:
+    """The rounds of the table's sheet recorded after the time ran out (read from the sheet
+    the page loaded anyway: no query)."""
+    if state.ends_at is None:
+        return 0
+    stored = getattr(sheet, "stored_rounds", ())
+    return sum(1 for played in stored if played.entered_at > state.ends_at)
+
+
+@register.simple_tag
+def session_clock(
+    session: Session,
+    table: Table | None = None,
+    now: datetime | None = None,
+    sheet: Any = None,
+    tables: Iterable[Table] | None = None,
+) -> ClockView:
+    """The clock of `session` (for `table` when given) at `now`; `sheet`, the table's sheet
+    when the page has it; `tables`, the session's tables when the page lists them (their
+    extensions are named)."""
+    # A variable the including page does not have arrives as "".
+    table = table or None
+    state = session.clock(table, now or timezone.now())
+    rule = session.tournament.at_time_limit
+    finished = table is not None and table.game.finished
+    over_text = "" if finished else rule_sentence(rule, table=table is not None)
+    sentence = ""
+    if state.over and not finished:
+        sentence = rule_sentence(
+            rule, table=table is not None, rounds_after=_rounds_after(sheet, state)
+        )
+    extended = tuple(
+        (listed.number, listed.clock_extension)
+        for listed in (tables or ())
+        if listed.clock_extension and listed.session_id == session.pk
+    )
+    return ClockView(session, table, state, sentence, over_text, extended)

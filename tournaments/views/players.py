@@ -1,0 +1,217 @@
+"""One player across tournaments: a director registers a known player found by name, club or
+member number; an administrator merges two records of one person.
+
+The search answers a GET (htmx swaps the results under the field; without a script the form
+reloads the page); "Register" posts the player's id. Merging is a superuser's (404 for anyone
+else): pick the duplicate and the player to keep, read what follows, confirm.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.db.models.functions import Lower
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from tournaments import access
+from tournaments.forms_seasons import (
+    SEARCH_LIMIT,
+    SEARCH_MIN_LENGTH,
+    MergeForm,
+    PlayerChoiceForm,
+    PlayerSearchForm,
+)
+from tournaments.models import MergeRefused, Player, PlayerMerge, Registration, Tournament
+from tournaments.views.live import HtmxHttpRequest
+
+# Sent with a registration: the dashboard's counts fetch themselves again.
+REGISTRATIONS_CHANGED = "registrations-changed"
+SEARCH_TEMPLATE = "tournaments/director/_known_players.html"
+
+
+# --- registering a known player ----------------------------------------------------------
+
+
+def _search_context(tournament: Tournament, form: PlayerSearchForm) -> dict[str, object]:
+    found = form.players()
+    players = list(found) if found is not None else None
+    registered: set[int] = set()
+    if players:
+        registered = set(
+            tournament.registrations.filter(player__in=players).values_list("player_id", flat=True)
+        )
+    return {
+        "tournament": tournament,
+        "search_form": form,
+        "found": players,
+        "registered": registered,
+        "limit": SEARCH_LIMIT,
+        "min_length": SEARCH_MIN_LENGTH,
+    }
+
+
+@access.login_to_read
+@require_GET
+def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Players of the site by name, club or member number, each with a Register button; htmx
+    gets the results list alone."""
+    tournament = access.get_tournament_for_director(request, slug)
+    context = _search_context(tournament, PlayerSearchForm(request.GET))
+    template = SEARCH_TEMPLATE + ("#results" if request.htmx else "")
+    return render(request, template, context)
+
+
+@require_POST
+def register_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Register a known player in the tournament (one click from the search results)."""
+    tournament = access.get_tournament_for_director(request, slug)
+    form = PlayerChoiceForm(request.POST)
+    back = reverse("manage:player_search", args=[tournament.slug])
+    query = request.POST.get("q", "")
+    if not form.is_valid():
+        messages.error(request, gettext("That player no longer exists: search again."))
+        return redirect(f"{back}?{_query(query)}")
+    player: Player = form.cleaned_data["player"]
+    registration = None
+    try:
+        with transaction.atomic():
+            registration = Registration.objects.create(tournament=tournament, player=player)
+    except IntegrityError:
+        text = gettext("%(name)s is already registered.") % {"name": player.name}
+    else:
+        text = gettext("%(name)s is registered.") % {"name": player.name}
+    if not request.htmx:
+        if registration is None:
+            messages.info(request, text)
+        else:
+            messages.success(request, text)
+        return redirect(f"{back}?{_query(query)}")
+    # The search result says so, and the dashboard's list gets the player's row.
+    context = {"tournament": tournament, "player": player, "registered": {player.pk}, "note": text}
+    response = render(request, SEARCH_TEMPLATE + "#result", context)
+    if registration is not None:
+        row = render_to_string(
+            "tournaments/director/dashboard.html#registration",
+            {
+                "tournament": tournament,
+                "registration": registration,
+                "seated": set(),
+            },
+            request=request,
+        )
+        # Out of band: the list's children go at its end (a template keeps the <ul> whole).
+        response.content += (
+            f'<template><ul hx-swap-oob="beforeend:#registration-list">{row}</ul></template>'
+        ).encode()
+    return trigger_client_event(response, REGISTRATIONS_CHANGED)
+
+
+def _query(text: str) -> str:
+    return urlencode({"q": text[:120]})
+
+
+# --- merging duplicates (administrators) --------------------------------------------------
+
+
+def _footprint(player: Player) -> dict[str, int]:
+    """What follows a player when merged: their seats, finished games and tournaments."""
+    return Player.objects.filter(pk=player.pk).aggregate(
+        games=Count("seats", distinct=True),
+        finished_games=Count("seats", filter=Q(seats__table__game__finished=True), distinct=True),
+        registered=Count("registrations", distinct=True),
+    )
+
+
+@access.login_to_read
+@require_http_methods(["GET", "POST"])
+def merge_players(request: HtmxHttpRequest) -> HttpResponse:
+    """Pick the duplicate (`merge`) and the player kept (`into`) from the search, see what
+    follows, confirm (POST)."""
+    access.require_superuser(request)
+    data = request.POST if request.method == "POST" else request.GET
+    merge_id, into_id = data.get("merge", ""), data.get("into", "")
+    chosen = MergeForm(data) if merge_id and into_id else None
+    status = 200
+    if request.method == "POST":
+        if chosen is not None and chosen.is_valid():
+            merged, into = chosen.cleaned_data["merge"], chosen.cleaned_data["into"]
+            name = merged.name
+            try:
+                merged.merge_into(into, by=request.user)
+            except MergeRefused as error:
+                chosen.add_error(None, str(error)[:1].upper() + str(error)[1:] + ".")
+            else:
+                messages.success(
+                    request,
+                    gettext("%(merged)s is merged into %(into)s: every game follows.")
+                    % {"merged": name, "into": into.name},
+                )
+                return redirect(reverse("manage:merge_players"))
+        status = 400
+    picked = Player.objects.select_related("club").in_bulk(
+        [int(value) for value in (merge_id, into_id) if value.isdecimal() and len(value) < 12]
+    )
+    pair = None
+    if chosen is not None and chosen.is_valid():
+        merged, into = chosen.cleaned_data["merge"], chosen.cleaned_data["into"]
+        pair = [(merged, _footprint(merged)), (into, _footprint(into))]
+    search = PlayerSearchForm(request.GET if request.method == "GET" else None)
+    found = search.players() if search.is_bound else None
+    return render(
+        request,
+        "tournaments/profiles/merge.html",
+        {
+            "search_form": search,
+            "found": list(found) if found is not None else None,
+            "chosen": chosen,
+            "merge_player": picked.get(int(merge_id)) if merge_id.isdecimal() else None,
+            "into_player": picked.get(int(into_id)) if into_id.isdecimal() else None,
+            "merge_id": merge_id,
+            "into_id": into_id,
+            "q": search.data.get("q", "") if search.is_bound else "",
+            "pair": pair,
+            "suspects": suspected_duplicates(),
+            "recent": PlayerMerge.objects.select_related("by", "into")[:20],
+        },
+        status=status,
+    )
+
+
+def suspected_duplicates(limit: int = 20) -> list[list[Player]]:
+    """Groups of players a merge may be due for (three queries): players sharing a name (case
+    aside), and the holders of a member number the 0012 migration told apart ("1024 (#57)"
+    beside "1024")."""
+    names = list(
+        Player.objects.annotate(folded=Lower("name"))
+        .values("folded")
+        .annotate(count=Count("pk"))
+        .filter(count__gt=1)
+        .order_by("folded")
+        .values_list("folded", flat=True)[:limit]
+    )
+    told_apart = list(
+        Player.objects.filter(member_number__contains=" (#").values_list(
+            "member_number", flat=True
+        )[:limit]
+    )
+    numbers = {number.split(" (#")[0] for number in told_apart}
+    groups: dict[str, list[Player]] = {}
+    for player in (
+        Player.objects.annotate(folded=Lower("name"))
+        .filter(Q(folded__in=names) | Q(member_number__in=[*numbers, *told_apart]))
+        .select_related("club")
+        .order_by("name", "pk")
+    ):
+        number = player.member_number.split(" (#")[0]
+        key = f"number:{number}" if number in numbers else f"name:{player.name.casefold()}"
+        groups.setdefault(key, []).append(player)
+    return [group for group in groups.values() if len(group) > 1]
