@@ -202,6 +202,8 @@ def test_two_phones_recording_a_round_differently_choose_and_nothing_is_stored_u
     second.goto(url)
     fill(second, ROUNDS[1])
     second.get_by_role("button", name="Record round 1").click()
+    # The status reads "saved" before the click too: wait for the next round's form.
+    expect(second.get_by_role("button", name="Record round 2")).to_be_visible(timeout=15_000)
     expect_saved(second)
     assert Round.objects.count() == 1
 
