@@ -82,8 +82,8 @@ def finished(table_at_round_3, tournament, referee):
 
 TABLE_WORDS = {
     "en": ["Table 1", "session 1", "Round 3", "Along", "Empty", "Score sheet", "Record round 3"],
-    "nl": ["Tafel 1", "sessie 1", "Ronde 3", "Meegaan", "Leeg", "Scoreblad", "Ronde 3 invoeren"],
-    "fr": ["Table 1", "séance 1", "Manche 3", "Suivre", "Vide", "Feuille de score"],
+    "nl": ["Tafel 1", "sessie 1", "Ronde 3", "Meegaan", "Lege hand", "Scoreblad", "Ronde 3 invoeren"],
+    "fr": ["Table 1", "séance 1", "Manche 3", "Suivre", "Main vidée", "Feuille de score"],
 }
 
 

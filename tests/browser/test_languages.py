@@ -86,8 +86,8 @@ def log_in(page: Page, live_server, next_url: str) -> None:
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("nl", ["Ronde 4", "Meegaan", "Leeg", "Scoreblad", "Ronde 4 invoeren"]),
-        ("fr", ["Manche 4", "Suivre", "Vide", "Feuille de score", "Enregistrer la manche 4"]),
+        ("nl", ["Ronde 4", "Meegaan", "Lege hand", "Scoreblad", "Ronde 4 invoeren"]),
+        ("fr", ["Manche 4", "Suivre", "Main vidée", "Feuille de score", "Enregistrer la manche 4"]),
     ],
 )
 def test_the_table_page_fits_a_small_phone_in_each_language(
