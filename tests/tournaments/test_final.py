@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scoring.errors import FinalError
 from tests.factories import make_table, make_user, record
-from tournaments.models import Session, Tournament
+from tournaments.models import Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -28,12 +28,11 @@ def play_out(table, caller_hands):
         table.game.refresh_from_db()
 
 
-@pytest.fixture
-def qualified(tournament) -> Tournament:
+def qualify(tournament: Tournament, final_players: int = 3) -> Tournament:
     """One finished qualifying session: Ann 3, Bart 1.5, Chris 1.5, Dirk 0 at table 1;
     Eva 3, Finn 2, Gina 1, Hugo 0 at table 2. Ann and Eva share place 1, Finn is 3rd."""
     tournament.session_count = 1
-    tournament.final_players = 3
+    tournament.final_players = final_players
     tournament.save()
     first = make_table(tournament=tournament)
     second = make_table(tournament=tournament, players=("Eva", "Finn", "Gina", "Hugo"))
@@ -41,6 +40,11 @@ def qualified(tournament) -> Tournament:
     play_out(second, (0, 2, 3, 45))
     Session.objects.filter(pk=first.session_id).update(status=Session.Status.FINISHED)
     return tournament
+
+
+@pytest.fixture
+def qualified(tournament) -> Tournament:
+    return qualify(tournament)
 
 
 def names(session):
@@ -79,6 +83,46 @@ def test_a_place_shared_across_the_cut_is_refused_with_the_players_named(
     assert raised.value.code == "tie_at_the_cut"
     assert dict(raised.value.params) == {"players": shared, "place": place, "wider": wider}
     assert not qualified.sessions.filter(stage=Session.Stage.FINAL).exists()
+
+
+def withdraw(tournament: Tournament, name: str, director) -> None:
+    registration = Registration.objects.create(
+        tournament=tournament, player=Player.objects.get(name=name)
+    )
+    registration.withdraw("had to leave", by=director)
+
+
+def test_a_withdrawn_player_is_no_finalist_the_next_qualified_takes_the_seat(qualified, director):
+    # Eva shares place 1 but has left: Ann, Finn, then Bart and Chris (4th, no longer
+    # cut in two by a final of 4) play the final.
+    withdraw(qualified, "Eva", director)
+    Tournament.objects.filter(pk=qualified.pk).update(final_players=4)
+    final = Tournament.objects.get(pk=qualified.pk).open_final()
+    assert names(final) == [["Ann", "Finn", "Bart", "Chris"]]
+    # Her games and her place stay in the standings, marked withdrawn, below the finalists.
+    play_out(final.tables.get(), (0, 1, 2, 45))
+    places = [
+        (row.place, player.name, row.stage, row.qualifying.withdrawn if row.qualifying else None)
+        for row, player in Tournament.objects.get(pk=qualified.pk).final_standings() or []
+    ]
+    assert places[:5] == [
+        (1, "Ann", "final", False),
+        (2, "Finn", "final", False),
+        (3, "Bart", "final", False),
+        (4, "Chris", "final", False),
+        (5, "Eva", "qualifying", True),
+    ]
+
+
+def test_a_redraw_of_the_final_leaves_a_player_withdrawn_since_out(qualified, director):
+    final = qualified.open_final()
+    assert names(final) == [["Ann", "Eva", "Finn"]]
+    withdraw(qualified, "Finn", director)
+    Tournament.objects.filter(pk=qualified.pk).update(final_players=4)
+    final.tournament = Tournament.objects.get(pk=qualified.pk)
+    # Finn out, the final of 4 takes Ann, Eva, Bart and Chris.
+    final.draw(Session.Seating.RANDOM, 1)
+    assert names(final) == [["Ann", "Eva", "Bart", "Chris"]]
 
 
 def test_the_final_waits_for_every_qualifying_session(tournament):

@@ -465,8 +465,11 @@ class Tournament(models.Model):
 
     def final_draw(self) -> Draw[int]:
         """The final's tables from the qualifying standings: the best first, table 1 the A
-        final (FinalError when it cannot be drawn as set)."""
-        ranked = self.standings()
+        final (FinalError when it cannot be drawn as set). A withdrawn player is never a
+        finalist: the next qualified player takes the seat."""
+        ranked = [
+            (standing, player) for standing, player in self.standings() if not standing.withdrawn
+        ]
         names = {standing.player: player.name for standing, player in ranked}
         tables = finals.finalists(
             [standing for standing, _ in ranked],
