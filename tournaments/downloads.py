@@ -6,12 +6,17 @@ on `;` and reads "2,5" as a number, so with `;` the half points get a decimal co
 cell that starts with = + - or @ gets a leading apostrophe: a spreadsheet never runs a name as
 a formula.
 
-The standings are one query set (two queries, see `Tournament.standings`). The rounds, one
-line per player per round, are drawn from each game's sheet (`tournaments.sheets.GameSheet`,
-the read model the table page and the PDFs show), so a line's ending, points, reduction and
-total are the sheet's. They are streamed, as a championship has about 80,000 lines: the games
-are read a few hundred tables at a time (three queries each time), so memory stays flat and
-the queries do not grow with the number of rounds.
+The standings are one query set (two queries, see `Tournament.standings`). A tournament with a
+final (`Tournament.has_final`) gives its final standings instead (`Tournament.final_standings`):
+the finalists first, then everyone else, with the stage, the final game's rank, total and
+placement points, what the carry-over brought in and the score the finalists are ranked by,
+before the qualifying columns. The rounds of such a tournament say each table's stage.
+
+The rounds, one line per player per round, are drawn from each game's sheet
+(`tournaments.sheets.GameSheet`, the read model the table page and the PDFs show), so a line's
+ending, points, reduction and total are the sheet's. They are streamed, as a championship has
+about 80,000 lines: the games are read a few hundred tables at a time (three queries each
+time), so memory stays flat and the queries do not grow with the number of rounds.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
-from django.utils.translation import get_language, override, pgettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, override, pgettext, pgettext_lazy
 
+from scoring import finals, standings
+from scoring.finals import CarryOver
 from scoring.sheet import Mark
 from tournaments.models import Game, Session, Tournament
 from tournaments.sheets import GameSheet
@@ -47,6 +54,18 @@ STANDINGS_HEADER = (
 )
 # Ranked by the average per game, the standings CSV has this column after the points.
 AVERAGE_COLUMN = pgettext_lazy("CSV column", "points per game")
+# A tournament with a final: these columns after the club, then the qualifying place and the
+# qualifying standings' columns.
+FINAL_COLUMNS = (
+    pgettext_lazy("CSV column", "stage"),
+    pgettext_lazy("CSV column", "final rank"),
+    pgettext_lazy("CSV column", "final total"),
+    pgettext_lazy("CSV column", "final points"),
+    pgettext_lazy("CSV column", "carried over"),
+    pgettext_lazy("CSV column", "final score"),
+    pgettext_lazy("CSV column", "qualifying place"),
+)
+STAGE_COLUMN = pgettext_lazy("CSV column", "stage")
 ROUNDS_HEADER = (
     pgettext_lazy("CSV column", "tournament"),
     pgettext_lazy("CSV column", "session"),
@@ -116,9 +135,99 @@ def csv_chunks(rows: Iterable[Sequence[object]], separator: str = ",") -> Iterat
         yield "".join(chunk).encode()
 
 
+def stage_label(tournament: Tournament, final_table: int | None) -> str:
+    """A final table's stage as the standings page says it: "Final", or "A final" and
+    "B final" with two tables; "Qualifying" for everyone else."""
+    if final_table is None:
+        return str(Session.Stage.QUALIFYING.label)
+    if tournament.final_tables == 1:
+        return str(Session.Stage.FINAL.label)
+    return gettext("A final") if final_table == 1 else gettext("B final")
+
+
+def _qualifying_cells(
+    standing: standings.Standing, average: bool, separator: str
+) -> tuple[object, ...]:
+    return (
+        decimal(standing.points, separator),
+        *([_average(standing.average, separator)] if average else []),
+        standing.games,
+        standing.wins,
+        standing.total_sum,
+        decimal(standing.opponents_points, separator),
+        _yes_no(standing.provisional),
+        _yes_no(standing.withdrawn),
+    )
+
+
+def _carried(carry: CarryOver, standing: standings.Standing | None, separator: str) -> str:
+    """What the carry-over brought into the final: the qualifying points or sum of totals."""
+    if carry is CarryOver.NONE:
+        return ""
+    if carry is CarryOver.TOTALS:
+        return str(standing.total_sum if standing else 0)
+    return decimal(standing.points if standing else 0, separator)
+
+
+def final_standings_rows(
+    tournament: Tournament, separator: str = ","
+) -> Iterator[tuple[object, ...]]:
+    """The final standings: the finalists first (once every final game is over), with the
+    final's columns, then the qualifying columns of each player's standing."""
+    average = tournament.ranking == Tournament.Ranking.AVERAGE
+    qualifying_header = list(STANDINGS_HEADER[3:])
+    if average:
+        qualifying_header.insert(1, AVERAGE_COLUMN)
+    yield _header([*STANDINGS_HEADER[:3], *FINAL_COLUMNS, *qualifying_header])
+    carry = CarryOver(tournament.final_carry_over)
+    ranking = tournament.final_standings()
+    if ranking is None:
+        # No final opened yet: the qualifying standings, every final column empty.
+        ranking = [
+            (
+                finals.FinalStanding(
+                    s.place, s.player, "qualifying", None, s.points, s, None, s.provisional
+                ),
+                player,
+            )
+            for s, player in tournament.standings()
+        ]
+    for row, player in ranking:
+        result, standing = row.final, row.qualifying
+        yield (
+            row.place,
+            _text(player.name),
+            _text(player.club.name) if player.club else "",
+            stage_label(tournament, row.final_table),
+            *(
+                (
+                    result.rank,
+                    result.total,
+                    decimal(
+                        standings.placement_points(result.rank, result.tied, result.table_size),
+                        separator,
+                    ),
+                    _carried(carry, standing, separator),
+                    decimal(row.score, separator),
+                )
+                if result is not None
+                else ("", "", "", "", "")
+            ),
+            standing.place if standing else "",
+            *(
+                _qualifying_cells(standing, average, separator)
+                if standing
+                else ("",) * len(qualifying_header)
+            ),
+        )
+
+
 def standings_rows(
     tournament: Tournament, session: Session | None = None, separator: str = ","
 ) -> Iterator[tuple[object, ...]]:
+    if session is None and tournament.has_final:
+        yield from final_standings_rows(tournament, separator)
+        return
     average = tournament.ranking == Tournament.Ranking.AVERAGE
     header = list(STANDINGS_HEADER)
     if average:
@@ -129,14 +238,7 @@ def standings_rows(
             standing.place,
             _text(player.name),
             _text(player.club.name) if player.club else "",
-            decimal(standing.points, separator),
-            *([_average(standing.average, separator)] if average else []),
-            standing.games,
-            standing.wins,
-            standing.total_sum,
-            decimal(standing.opponents_points, separator),
-            _yes_no(standing.provisional),
-            _yes_no(standing.withdrawn),
+            *_qualifying_cells(standing, average, separator),
         )
 
 
@@ -173,13 +275,28 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
     rounds. A player who is out (elimination) has no line in the later rounds.
     """
     name = _text(tournament.name)
-    yield _header(ROUNDS_HEADER)
+    # With a final, each line says its table's stage after the session (see `stage_label`).
+    staged = tournament.has_final
+    header = list(ROUNDS_HEADER)
+    if staged:
+        header.insert(2, STAGE_COLUMN)
+    yield _header(header)
+    stages: dict[int | None, str] = {
+        None: stage_label(tournament, None),
+        1: stage_label(tournament, 1),
+        2: stage_label(tournament, 2),
+    }
     endings = {mark: str(word) for mark, word in ENDINGS.items()}
     # Translated once, not on each of the 80,000 lines.
     along_word = {True: _yes_no(True), False: _yes_no(False)}
     for sheet in _sheets(tournament):
         table = sheet.game.table
         session = table.session.number
+        stage = (
+            (stages[table.number if table.session.stage == Session.Stage.FINAL else None],)
+            if staged
+            else ()
+        )
         names = [(_text(seat.player.name), sheet.label(seat)) for seat in sheet.seats]
         for row in sheet.rows:
             for (player, label), cell in zip(names, row.cells, strict=True):
@@ -188,6 +305,7 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
                 yield (
                     name,
                     session,
+                    *stage,
                     table.number,
                     row.number,
                     player,

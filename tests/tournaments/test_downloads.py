@@ -30,8 +30,9 @@ from tests.factories import (
     make_user,
     record,
 )
+from tests.tournaments.test_final import play_out, qualify
 from tournaments import downloads
-from tournaments.models import Hand
+from tournaments.models import Hand, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -227,3 +228,176 @@ def test_the_dashboard_links_the_exports(client, championship):
     assert reverse("manage:export_json", args=["bk"]) in html
     assert reverse("public:standings_csv", args=["bk"]) in html
     assert reverse("public:rounds_csv", args=["bk"]) in html
+
+
+# --- a tournament with a final -------------------------------------------------------
+
+
+def final_csv(client, tournament, name: str = "public:standings_csv") -> list[list[str]]:
+    return csv_rows(client.get(reverse(name, args=[tournament.slug])))
+
+
+FINAL_HEADER = [
+    "place",
+    "player",
+    "club",
+    "stage",
+    "final rank",
+    "final total",
+    "final points",
+    "carried over",
+    "final score",
+    "qualifying place",
+    "points",
+    "games",
+    "wins",
+    "sum of totals",
+    "table-mates' points",
+    "provisional",
+    "withdrawn",
+]
+# Everyone's qualifying columns (tests.tournaments.test_final.qualify): place, points, games,
+# wins, sum of totals, table-mates' points; no game signed off.
+QUALIFYING = {
+    "Ann": ["1", "3", "1", "1", "0", "3", "yes", "no"],
+    "Eva": ["1", "3", "1", "1", "0", "3", "yes", "no"],
+    "Finn": ["3", "2", "1", "0", "8", "4", "yes", "no"],
+    "Bart": ["4", "1.5", "1", "0", "4", "4.5", "yes", "no"],
+    "Chris": ["4", "1.5", "1", "0", "4", "4.5", "yes", "no"],
+    "Gina": ["6", "1", "1", "0", "12", "5", "yes", "no"],
+    "Dirk": ["7", "0", "1", "0", "180", "6", "yes", "no"],
+    "Hugo": ["7", "0", "1", "0", "180", "6", "yes", "no"],
+}
+NOT_IN_THE_FINAL = [
+    ["4", "Bart", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Bart"]],
+    ["4", "Chris", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Chris"]],
+    ["6", "Gina", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Gina"]],
+    ["7", "Dirk", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Dirk"]],
+    ["7", "Hugo", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Hugo"]],
+]
+
+
+@pytest.fixture
+def with_final(tournament) -> Tournament:
+    """Ann, Eva and Finn qualified for a final of 3 (tests.tournaments.test_final.qualify)."""
+    return qualify(tournament)
+
+
+@pytest.mark.parametrize(
+    ("carry", "finalists"),
+    [
+        # The final alone: Ann 2 points, Finn 1, Eva 0; nothing carried.
+        (
+            "none",
+            [
+                ["1", "Ann", "", "Final", "1", "0", "2", "", "2"],
+                ["2", "Finn", "", "Final", "2", "8", "1", "", "1"],
+                ["3", "Eva", "", "Final", "3", "180", "0", "", "0"],
+            ],
+        ),
+        # Placement points: Ann 3 + 2, Eva 3 + 0, Finn 2 + 1; Eva's better qualifying place
+        # breaks her tie with Finn.
+        (
+            "placement",
+            [
+                ["1", "Ann", "", "Final", "1", "0", "2", "3", "5"],
+                ["2", "Eva", "", "Final", "3", "180", "0", "3", "3"],
+                ["3", "Finn", "", "Final", "2", "8", "1", "2", "3"],
+            ],
+        ),
+        # Totals, lowest first: Ann 0 + 0, Finn 8 + 8, Eva 0 + 180.
+        (
+            "totals",
+            [
+                ["1", "Ann", "", "Final", "1", "0", "2", "0", "0"],
+                ["2", "Finn", "", "Final", "2", "8", "1", "8", "16"],
+                ["3", "Eva", "", "Final", "3", "180", "0", "0", "180"],
+            ],
+        ),
+    ],
+)
+def test_the_standings_csv_of_a_tournament_with_a_final_puts_the_finalists_first(
+    client, with_final, carry, finalists
+):
+    with_final.final_carry_over = carry
+    with_final.save()
+    play_out(with_final.open_final().tables.get(), (0, 45, 2))  # Ann, Eva, Finn
+    rows = final_csv(client, with_final)
+    assert rows[0] == FINAL_HEADER
+    assert rows[1:4] == [row + QUALIFYING[row[1]] for row in finalists]
+    assert rows[4:] == NOT_IN_THE_FINAL
+
+
+def test_until_the_final_is_over_its_csv_shows_the_qualifying_places(client, with_final):
+    rows = final_csv(client, with_final)
+    assert rows[0] == FINAL_HEADER
+    qualifying = [
+        ["1", "Ann", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Ann"]],
+        ["1", "Eva", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Eva"]],
+        ["3", "Finn", "", "Qualifying", "", "", "", "", "", *QUALIFYING["Finn"]],
+    ]
+    assert rows[1:] == qualifying + NOT_IN_THE_FINAL
+    # The final opened, half played: the same.
+    table = with_final.open_final().tables.get()
+    half = {"hands": {"Ann": 0, "Eva": 9, "Finn": 2}, "yaniv": "Ann"}
+    record(table.game, make_user("ref-final"), half)
+    assert final_csv(client, with_final)[1:] == qualifying + NOT_IN_THE_FINAL
+    # A session's own standings are as without a final.
+    url = reverse("public:session_standings_csv", args=[with_final.slug, 1])
+    session = csv_rows(client.get(url))
+    assert session[0] == list(downloads.STANDINGS_HEADER)
+    assert [row[1] for row in session[1:]] == [row[1] for row in rows[1:]]
+
+
+def test_with_semicolons_the_final_s_half_points_get_a_decimal_comma(client, with_final):
+    with_final.final_carry_over = "placement"
+    with_final.final_players, with_final.final_tables = 6, 2
+    with_final.save()
+    final = with_final.open_final()
+    a_final, b_final = final.tables.order_by("number")
+    play_out(a_final, (0, 45, 2))  # Ann, Eva, Finn
+    play_out(b_final, (0, 45, 2))  # Bart, Chris, Gina
+    response = client.get(
+        reverse("public:standings_csv", args=[with_final.slug]), {"sep": "semicolon"}
+    )
+    rows = csv_rows(response, ";")
+    assert [row[:4] for row in rows[1:7]] == [
+        ["1", "Ann", "", "A final"],
+        ["2", "Eva", "", "A final"],
+        ["3", "Finn", "", "A final"],
+        # The B final: Bart 1.5 + 2, Gina 1 + 1, Chris 1.5 + 0.
+        ["4", "Bart", "", "B final"],
+        ["5", "Gina", "", "B final"],
+        ["6", "Chris", "", "B final"],
+    ]
+    assert rows[4][4:11] == ["1", "0", "2", "1,5", "3,5", "4", "1,5"]
+    assert rows[6][4:11] == ["3", "180", "0", "1,5", "1,5", "4", "1,5"]
+    assert [row[:4] for row in rows[7:]] == [
+        ["7", "Dirk", "", "Qualifying"],
+        ["7", "Hugo", "", "Qualifying"],
+    ]
+
+
+def test_the_rounds_csv_of_a_tournament_with_a_final_says_each_table_s_stage(client, with_final):
+    with_final.final_players, with_final.final_tables = 6, 2
+    with_final.save()
+    referee = make_user("ref-final")
+    a_final, b_final = with_final.open_final().tables.order_by("number")
+    record(a_final.game, referee, {"hands": {"Ann": 0, "Eva": 9, "Finn": 2}, "yaniv": "Ann"})
+    record(b_final.game, referee, {"hands": {"Bart": 0, "Chris": 9, "Gina": 2}, "yaniv": "Bart"})
+    count, rows = rounds_csv_queries(client, with_final.slug)
+    header = list(downloads.ROUNDS_HEADER)
+    assert rows[0] == [*header[:2], "stage", *header[2:]]
+    stages = {(row[1], row[2], row[3]) for row in rows[1:]}
+    assert stages == {
+        ("1", "Qualifying", "1"),
+        ("1", "Qualifying", "2"),
+        ("2", "A final", "1"),
+        ("2", "B final", "2"),
+    }
+    # 4 rounds at each qualifying table of 4, one at each final table of 3.
+    assert len(rows) == 1 + 2 * 4 * 4 + 2 * 3
+    assert {len(row) for row in rows} == {len(header) + 1}
+    assert rows[-1][4:] == ["1", "Gina", "2", "", "no", "2", "0", "2"]
+    # The stage costs no query.
+    assert count == 6
