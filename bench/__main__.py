@@ -1,4 +1,4 @@
-"""python -m bench {standings,pdf,hotpath,load,ratings} [options]: one benchmark on the
+"""python -m bench {standings,pdf,hotpath,load,ratings,seasons} [options]: one benchmark on the
 configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
@@ -18,11 +18,12 @@ BENCHMARKS = {
     "hotpath": "round submission, table page, polls and standings against their floors",
     "load": "championship day under load with a PostgreSQL restart (needs PostgreSQL)",
     "ratings": "recompute the ratings of 10,000 games against the openskill calls alone",
+    "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
 }
 
 
 def usage() -> str:
-    lines = ["usage: python -m bench {standings,pdf,hotpath,load,ratings} [options]", ""]
+    lines = ["usage: python -m bench {standings,pdf,hotpath,load,ratings,seasons} [options]", ""]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]
     lines += ["", "python -m bench <name> --help lists the benchmark's options."]
     return "\n".join(lines)
