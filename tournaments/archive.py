@@ -5,7 +5,10 @@ JSON ("format": "yaniv-club-tournament", "version": 1): the tournament with its 
 on top of it), its directors, clubs, players, registrations, sessions, tables and seats, and
 each table's game as a game record (docs/game-record.md, written by `scoring.records`: players
 in seat order, the raw rounds, the rule options that differ from the preset), with who entered
-each round and when, its end at the time limit, its sign-off and its audit log. Users are named
+each round and when, its end at the time limit, its sign-off and its audit log. A final (see
+docs/standings.md) is the tournament's "final_players" (0: none), "final_tables" and
+"final_carry_over", and each session's "stage" ("qualifying" or "final"); files written before
+the final have none of them and import as a tournament without a final. Users are named
 by username; players by an id local to the file. Scores are not in the file: they are the
 engine's, from the rounds.
 
@@ -49,6 +52,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import rules
+from scoring.finals import CarryOver
 from scoring.records import game_from_record, game_to_record, read_json
 from tournaments.models import (
     Club,
@@ -166,6 +170,9 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             "ranking": tournament.ranking,
             "preset": tournament.preset,
             "options": tournament.options,
+            "final_players": tournament.final_players,
+            "final_tables": tournament.final_tables,
+            "final_carry_over": tournament.final_carry_over,
             "directors": sorted(user.get_username() for user in tournament.directors.all()),
         },
         "clubs": [
@@ -195,6 +202,7 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
         "sessions": [
             {
                 "number": session.number,
+                "stage": session.stage,
                 "status": session.status,
                 "seating": session.seating,
                 "seed": session.seed,
@@ -495,6 +503,19 @@ class _Importer:
                 raise ImportRefused(f"sessions: duplicate session number {number}")
             numbers.add(number)
             self.create_session(tournament, number, fields, report)
+        final_numbers = list(
+            tournament.sessions.filter(stage=Session.Stage.FINAL).values_list("number", flat=True)
+        )
+        if len(final_numbers) > 1:
+            raise ImportRefused(
+                f"sessions: a tournament has one final, not {len(final_numbers)} "
+                f"(sessions {', '.join(map(str, final_numbers))})"
+            )
+        if final_numbers and not tournament.has_final:
+            raise ImportRefused(
+                f"session {final_numbers[0]}: a final session needs the tournament's final "
+                "(final_players 2 or more)"
+            )
         report.users_created = self.users.created
         return report
 
@@ -667,6 +688,20 @@ class _Importer:
             false_yaniv=ruleset.false_yaniv.value,
             preset=preset,
             rule_options=rule_options,
+            # Files from before the final have none: no final.
+            final_players=(
+                about.integer("final_players", maximum=16) if "final_players" in about.value else 0
+            ),
+            final_tables=(
+                about.integer("final_tables", minimum=1, maximum=2)
+                if "final_tables" in about.value
+                else 1
+            ),
+            final_carry_over=(
+                about.choice("final_carry_over", [carry.value for carry in CarryOver])
+                if "final_carry_over" in about.value
+                else CarryOver.NONE.value
+            ),
         )
         _check(tournament, "tournament", exclude=["club"])
         tournament.save()
@@ -719,6 +754,12 @@ class _Importer:
         session = Session(
             tournament=tournament,
             number=number,
+            # Files from before the final: every session qualifies.
+            stage=(
+                fields.choice("stage", Session.Stage.values)
+                if "stage" in fields.value
+                else Session.Stage.QUALIFYING
+            ),
             status=fields.choice("status", Session.Status.values),
             seating=fields.choice("seating", Session.Seating.values),
             seed=fields.optional_integer("seed", minimum=-(2**63), maximum=2**63 - 1),

@@ -32,6 +32,7 @@ from tests.factories import (
     record,
 )
 from tests.tournaments.test_downloads import DIRK_45
+from tests.tournaments.test_final import play_out, qualify
 from tournaments import archive
 from tournaments.models import (
     Club,
@@ -173,18 +174,25 @@ def snapshot(slug: str = "bk") -> dict:
                 "false_yaniv",
                 "preset",
                 "rule_options",
+                "final_players",
+                "final_tables",
+                "final_carry_over",
             )
             .get(),
             sorted(tournament.directors.values_list("username", flat=True)),
         ),
         "standings": [ranking(), *(ranking(s) for s in tournament.sessions.all())],
+        "final": [
+            (row.place, who(p), row.stage, row.final_table, row.score, row.provisional)
+            for row, p in tournament.final_standings() or []
+        ],
         "registrations": sorted(
             (who(r.player), r.checked_in, r.registered_at)
             for r in tournament.registrations.select_related("player__club")
         ),
         "sessions": list(
             tournament.sessions.values_list(
-                "number", "status", "seating", "seed", "repeat_meetings"
+                "number", "stage", "status", "seating", "seed", "repeat_meetings"
             )
         ),
         "tables": sorted(
@@ -426,9 +434,26 @@ def untie_the_finish(data: dict) -> None:
     table_data(data, 1, 1)["game"]["rounds_entered"].pop()
 
 
+def a_final_without_the_tournament_s(data: dict) -> None:
+    data["sessions"][1]["stage"] = "final"
+
+
+def two_finals(data: dict) -> None:
+    data["tournament"]["final_players"] = 4
+    for session in data["sessions"][:2]:
+        session["stage"] = "final"
+
+
+def a_final_too_big_for_its_table(data: dict) -> None:
+    data["tournament"].update(final_players=9, final_tables=1)
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
+        (a_final_without_the_tournament_s, "session 2: a final session needs the tournament's"),
+        (two_finals, "sessions: a tournament has one final, not 2 (sessions 1, 2)"),
+        (a_final_too_big_for_its_table, "tournament: final_players: "),
         (set_hand_51, f"session 1, table 2: round 3: hand of {EVA} must be an integer 0-50"),
         (seat_unknown_player, "session 2, table 1, seat 1: player 999999 is not one of the"),
         (duplicate_table_number, "session 2: duplicate table number 1"),
@@ -550,3 +575,68 @@ def test_restoring_a_sign_off_needs_a_finished_game():
     assert refused.value.code == "sign_off_unfinished"
     game.refresh_from_db()
     assert (game.signed_off_at, game.version) == (None, 0)
+
+
+# --- the final ----------------------------------------------------------------------
+
+
+def test_a_tournament_with_a_played_final_imports_with_the_same_final_standings(
+    tournament, tmp_path
+):
+    qualify(tournament)
+    tournament.final_players, tournament.final_tables = 6, 2
+    tournament.final_carry_over = "placement"
+    tournament.save()
+    a_final, b_final = tournament.open_final().tables.order_by("number")
+    play_out(a_final, (0, 45, 2))  # Ann, Eva, Finn
+    play_out(b_final, (0, 45, 2))  # Bart, Chris, Gina
+    data = export(tournament.slug)
+    assert {
+        key: data["tournament"][key]
+        for key in ("final_players", "final_tables", "final_carry_over")
+    } == {"final_players": 6, "final_tables": 2, "final_carry_over": "placement"}
+    assert [(s["number"], s["stage"]) for s in data["sessions"]] == [
+        (1, "qualifying"),
+        (2, "final"),
+    ]
+    path = tmp_path / "final.json"
+    path.write_text(archive.dumps(data), "utf-8")
+    before = snapshot(tournament.slug)
+    assert [(place, who[0], table) for place, who, _, table, *_ in before["final"][:6]] == [
+        (1, "Ann", 1),
+        (2, "Eva", 1),
+        (3, "Finn", 1),
+        (4, "Bart", 2),
+        (5, "Gina", 2),
+        (6, "Chris", 2),
+    ]
+    wipe()
+
+    import_file(path)
+
+    assert snapshot(tournament.slug) == before
+    imported = Tournament.objects.get(slug=tournament.slug)
+    final = imported.final_session()
+    assert final is not None and final.number == 2
+
+
+def test_an_archive_from_before_the_final_imports_without_one(exported):
+    before = snapshot()
+    wipe()
+
+    def as_before_the_final(data: dict) -> None:
+        for key in ("final_players", "final_tables", "final_carry_over"):
+            del data["tournament"][key]
+        for session in data["sessions"]:
+            del session["stage"]
+
+    edited(exported, as_before_the_final)
+    import_file(exported)
+    assert snapshot() == before
+    tournament = Tournament.objects.get(slug="bk")
+    assert (tournament.has_final, tournament.final_tables, tournament.final_carry_over) == (
+        False,
+        1,
+        "none",
+    )
+    assert set(tournament.sessions.values_list("stage", flat=True)) == {"qualifying"}
