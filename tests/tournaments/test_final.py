@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from scoring.errors import FinalError
 from tests.factories import make_table, make_user, record
+from tests.tournaments.test_printing import pdftotext, squeeze
+from tournaments import printing
 from tournaments.models import Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -214,6 +216,75 @@ def test_the_standings_page_and_the_hall_show_the_final_above_the_qualifying(cli
     view = hall.split('data-view="standings"', 1)[1].split("</section>", 1)[0]
     assert 'data-title="Final standings"' in hall
     assert re.findall(r"<bdi>([^<]+)</bdi>", view)[:3] == ["Ann", "Finn", "Eva"]
+
+
+# --- the PDFs --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_finals_played(qualified) -> Tournament:
+    """A final (A and B) of 6 with the qualifying placement points carried over, played out."""
+    Tournament.objects.filter(pk=qualified.pk).update(
+        final_players=6, final_tables=2, final_carry_over="placement"
+    )
+    tournament = Tournament.objects.get(pk=qualified.pk)
+    a_final, b_final = tournament.open_final().tables.order_by("number")
+    play_out(a_final, (0, 45, 2))  # Ann, Eva, Finn
+    play_out(b_final, (0, 45, 2))  # Bart, Chris, Gina
+    return tournament
+
+
+def printed_lines(content: bytes) -> list[str]:
+    return [squeeze(line).strip() for line in pdftotext(content).splitlines()]
+
+
+def test_the_standings_pdf_prints_the_final_standings_above_the_qualifying(two_finals_played):
+    lines = printed_lines(printing.standings_pdf(two_finals_played))
+    final = lines[lines.index("Final standings") : lines.index("Qualifying")]
+    # Place, player, stage, score (3 + 2, 3 + 0, 2 + 1; the B final 1.5 + 2, 1 + 1, 1.5 + 0),
+    # everyone's game not signed off: provisional.
+    assert [line for line in final if line[:1].isdigit()] == [
+        "1 Ann A final 5*",
+        "2 Eva A final 3*",
+        "3 Finn A final 3*",
+        "4 Bart B final 3.5*",
+        "5 Gina B final 2*",
+        "6 Chris B final 1.5*",
+        "7 Dirk Qualifying 0*",
+        "7 Hugo Qualifying 0*",
+    ]
+    assert "by its qualifying placement points plus the final game's." in squeeze(" ".join(final))
+    # The qualifying standings follow as they were.
+    qualifying = lines[lines.index("Qualifying") :]
+    assert "1 Ann 3* 1 1 0 3" in qualifying and "3 Finn 2* 1 0 8 4" in qualifying
+    # A session's standings PDF has no final part.
+    session = printed_lines(
+        printing.standings_pdf(two_finals_played, final_session(two_finals_played))
+    )
+    assert "Final standings" not in session
+
+
+def final_session(tournament: Tournament) -> Session:
+    session = tournament.final_session()
+    assert session is not None
+    return session
+
+
+def test_the_report_prints_the_final_standings_and_labels_the_final(two_finals_played):
+    text = squeeze(pdftotext(printing.tournament_report(two_finals_played)))
+    assert text.index("Final standings") < text.index("Qualifying") < text.index("Session 1")
+    assert "Standings so far" not in text
+    assert "Session 2 · Final planned · 2 tables" in text
+    assert "Table 1 · A final · no referee · game over after 4 rounds" in text
+    assert "Table 2 · B final · no referee · game over after 4 rounds" in text
+    # Session 1 is a qualifying session: no stage beside it.
+    assert "Session 1 · " not in text
+
+
+def test_a_report_without_a_final_is_unchanged(tournament):
+    make_table(tournament=tournament)
+    text = squeeze(pdftotext(printing.tournament_report(tournament)))
+    assert "Standings so far" in text and "Qualifying" not in text and "Final" not in text
 
 
 # --- the director's pages -------------------------------------------------------------------

@@ -11,6 +11,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer, Ta
 
 from scoring.rules import BELGIAN
 from tournaments import models
+from tournaments.downloads import stage_label
 from tournaments.fonts import BOLD, FONT
 from tournaments.printing.document import (
     GREY,
@@ -28,12 +29,15 @@ from tournaments.printing.document import (
     when,
 )
 from tournaments.printing.score_sheets import ranked
-from tournaments.printing.standings import scheme, standings_table
+from tournaments.printing.standings import final_part, scheme, standings_table
 from tournaments.sheets import GameSheet, sheets_by_game
 
 
-def _table_block(table, game_sheet: GameSheet, width: float, show_names: bool) -> Table:
-    """One table of a session for the report: its state, players, totals and ranks."""
+def _table_block(
+    table, game_sheet: GameSheet, width: float, show_names: bool, stage: str = ""
+) -> Table:
+    """One table of a session for the report: its state, players, totals and ranks; `stage`
+    names a final's table ("A final")."""
     game = game_sheet.game
     played = bool(game_sheet.rows)
     lines = ranked(game_sheet)
@@ -46,6 +50,7 @@ def _table_block(table, game_sheet: GameSheet, width: float, show_names: bool) -
         [
             p(
                 gettext("<b>Table %(number)s</b>") % {"number": table.number}
+                + (f" · <b>{e(stage)}</b>" if stage else "")
                 + f"{referee} · {e(game_state(game, len(game_sheet.rows)))}",
                 "small",
             ),
@@ -144,13 +149,20 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
         Spacer(0, 2),
         p(" · ".join(e(fact) for fact in facts if fact)),
         p(counts, "small"),
-        p(
-            gettext("Final standings")
-            if tournament.status == models.Tournament.Status.FINISHED
-            else gettext("Standings so far"),
-            "h2",
-        ),
     ]
+    # With a final, its standings first, then the qualifying ones under their own heading.
+    staged = final_part(tournament, width)
+    story.extend(
+        staged
+        or [
+            p(
+                gettext("Final standings")
+                if tournament.status == models.Tournament.Status.FINISHED
+                else gettext("Standings so far"),
+                "h2",
+            )
+        ]
+    )
     story.append(
         standings_table(rows, width, tournament.ranking)
         if rows
@@ -167,9 +179,11 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
         seating = gettext("seating: %(method)s") % {
             "method": e(session.get_seating_display().lower())
         }
+        final = session.stage == models.Session.Stage.FINAL
         story.append(
             p(
                 gettext("Session %(number)s") % {"number": session.number}
+                + (f" · {e(session.get_stage_display())}" if final else "")
                 + " <font size=9 color='#666666'>"
                 + f"{e(session.get_status_display().lower())} · {tables_count} · {seating}"
                 + "</font>",
@@ -180,7 +194,17 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
             story.append(p(gettext("No seating drawn."), "small"))
             continue
         blocks = [
-            _table_block(table, game_sheets[table.game.pk], half, show_names) for table in tables
+            _table_block(
+                table,
+                game_sheets[table.game.pk],
+                half,
+                show_names,
+                # Two final tables: which is the A final and which the B.
+                stage_label(tournament, table.number)
+                if final and tournament.final_tables == 2
+                else "",
+            )
+            for table in tables
         ]
         grid = Table(
             [[left, "", right] for left, right in _pairs(blocks)], colWidths=[half, 12, half]

@@ -11,7 +11,9 @@ from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from scoring import standings
+from scoring.finals import CarryOver
 from tournaments import texts
+from tournaments.downloads import stage_label
 from tournaments.fonts import BOLD, FONT
 from tournaments.printing.document import (
     GREY,
@@ -87,6 +89,92 @@ def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) 
     return table
 
 
+def final_standings_table(rows: Sequence, width: float, tournament) -> Table:
+    """The final standings (`Tournament.final_standings`): place, player, club, stage and the
+    score each group is ranked by; a line under the last finalist."""
+    data = [
+        [
+            "#",
+            gettext("Player"),
+            gettext("Club"),
+            gettext("Stage"),
+            pgettext("final standings column", "Score"),
+        ]
+    ]
+    style = [
+        ("FONT", (0, 0), (-1, -1), FONT, 10),
+        ("FONT", (0, 0), (-1, 0), BOLD, 8),
+        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
+        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+        ("ALIGN", (4, 0), (4, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, LINE),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]
+    totals = tournament.final_carry_over == CarryOver.TOTALS
+    finalists = 0
+    for index, (row, player) in enumerate(rows, start=1):
+        in_final = row.stage == "final"
+        finalists += in_final
+        score = str(row.score) if in_final and totals else format_points(row.score)
+        data.append(
+            [
+                str(row.place),
+                p(f"<b>{e(player.name)}</b>", "wall"),
+                p(e(player.club.name) if player.club else "", "cell"),
+                p(e(stage_label(tournament, row.final_table)), "cell"),
+                f"{score}{'*' if row.provisional else ''}",
+            ]
+        )
+        if index % 2 == 0:
+            style.append(("BACKGROUND", (0, index), (-1, index), colors.HexColor("#f5f5f5")))
+    if finalists:
+        style.append(("LINEBELOW", (0, finalists), (-1, finalists), 1, colors.black))
+    fixed: list[float] = [30, 0, 0, 70, 50]
+    free = width - sum(fixed)
+    fixed[1], fixed[2] = free * 0.6, free * 0.4
+    table = Table(data, colWidths=fixed, repeatRows=1)
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def final_note(tournament) -> Flowable:
+    """How the finalists are ranked, under the final standings (the standings page's words)."""
+    carry = tournament.final_carry_over
+    if carry == CarryOver.TOTALS:
+        text = gettext(
+            "The finalists rank above everyone else, each final table by its qualifying sum of "
+            "totals plus the final game's total, lowest first."
+        )
+    elif carry == CarryOver.PLACEMENT:
+        text = gettext(
+            "The finalists rank above everyone else, each final table by its qualifying "
+            "placement points plus the final game's."
+        )
+    else:
+        text = gettext(
+            "The finalists rank above everyone else, each final table by the final game alone."
+        )
+    return p(e(text), "small")
+
+
+def final_part(tournament, width: float) -> list[Flowable]:
+    """With a final session: the final standings, then the heading of the qualifying ones
+    that follow; nothing otherwise."""
+    rows = tournament.final_standings()
+    if not rows:
+        return []
+    return [
+        p(gettext("Final standings"), "h2"),
+        final_standings_table(rows, width, tournament),
+        Spacer(0, 3),
+        final_note(tournament),
+        p(pgettext("session stage", "Qualifying"), "h2"),
+    ]
+
+
 def scheme(by: str = standings.BY_TOTAL) -> list[Flowable]:
     """How the standings are made, under the table."""
     return [
@@ -158,6 +246,9 @@ def standings_pdf(tournament, session=None) -> bytes:
         ),
         Spacer(0, 6),
     ]
+    if session is None:
+        # With a final, its standings come first; the qualifying ones below.
+        story.extend(final_part(tournament, width))
     if rows:
         story.append(standings_table(rows, width, tournament.ranking))
     else:
