@@ -172,7 +172,7 @@ def test_the_switcher_sets_the_language_for_the_next_pages(table_at_round_3, lan
     ("language", "day", "half", "words"),
     [
         ("en", "21 November 2026", "2.5", ["Standings", "placement points, high first; then"]),
-        ("nl", "21 november 2026", "2,5", ["Stand", "plaatsingspunten, hoogste eerst; daarna"]),
+        ("nl", "21 november 2026", "2,5", ["Klassement", "klassementspunten, hoogste eerst; daarna"]),
         ("fr", "21 novembre 2026", "2,5", ["Classement", "du plus haut au plus bas\u00a0; puis"]),
     ],
 )
@@ -212,7 +212,7 @@ def test_numbers_and_dates_follow_the_language(client, finished, language, day, 
             "fr",
             [
                 "Décompte des points (règles belges)",
-                "<b>Suivre</b>\u00a0: autant de points ou moins que l'annonceur",
+                "<b>Suivre</b>\u00a0: autant de points ou moins que le joueur qui annonce",
                 "<b>32 + la main du voisin de gauche</b>",
                 "points de pénalité",
             ],
@@ -240,7 +240,7 @@ def test_the_engines_errors_reach_the_referee_translated(referee_client, table_a
 def test_form_and_view_messages_are_translated(referee_client, table_at_round_3):
     url = reverse("tables:record", args=[table_at_round_3.pk])
     html = referee_client.post(url, {"number": 3}, headers=browser("fr")).content.decode()
-    assert "Saisissez la valeur de la main de Ann." in html
+    assert "Ann\u00a0: saisissez la valeur de la main." in html
     undo = referee_client.post(
         reverse("tables:undo", args=[table_at_round_3.pk]),
         {"reason": "mauvaise table", "version": table_at_round_3.game.version},
@@ -308,7 +308,7 @@ def test_the_csv_headers_are_in_the_language(client, finished):
     slug = finished.session.tournament.slug
     standings_csv = client.get(reverse("public:standings_csv", args=[slug]), headers=browser("nl"))
     header = standings_csv.content.decode("utf-8-sig").splitlines()[0]
-    assert header.startswith("plaats,speler,club,punten,spellen,gewonnen")
+    assert header.startswith("rang,speler,club,punten,spellen,gewonnen")
     rounds = client.get(reverse("public:rounds_csv", args=[slug]), headers=browser("fr"))
     lines = b"".join(rounds.streaming_content).decode("utf-8-sig").splitlines()
     assert lines[0].startswith("tournoi,séance,table,manche,joueur,valeur de la main")
