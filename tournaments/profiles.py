@@ -24,7 +24,13 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
-from tournaments.models.seasons import SeasonRow, SeasonTable, finished_seats_of, season_tables
+from tournaments.models.seasons import (
+    SeasonRow,
+    SeasonTable,
+    final_places,
+    finished_seats_of,
+    season_tables,
+)
 
 # How many table-mates the profile lists, and the most lines of a season on a club's page.
 RIVALS_SHOWN = 10
@@ -142,7 +148,7 @@ def player_profile(player: Player) -> Profile | None:
         return None
     ids = [tournament.pk for tournament in tournaments]
     seats_by_tournament = finished_seats_of(ids)
-    places = {pk: standings.standings(seats) for pk, seats in seats_by_tournament.items()}
+    places = final_places(ids, seats_by_tournament)
     lines = {
         tournament.pk: TournamentLine(
             tournament=tournament,

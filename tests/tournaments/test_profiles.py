@@ -119,7 +119,7 @@ def test_a_profile_costs_the_same_queries_for_one_or_many_tournaments(
     client, people, history, django_assert_num_queries
 ):
     url = reverse("public:profile", args=[people["Ann"].pk])
-    with django_assert_num_queries(9) as few:
+    with django_assert_num_queries(11) as few:
         client.get(url)
     for number in range(3):
         more = make_tournament(status="finished")

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.season_factories import finished_tables, make_season, players, ranked_tournament
-from tournaments.models import Club, Player, Season, SeasonTournament, Tournament
+from tournaments.models import Club, Player, Season, SeasonTournament, Session, Tournament
 from tournaments.printing.document import page_count
 
 pytestmark = pytest.mark.django_db
@@ -34,6 +34,42 @@ def four():
 
 
 # --- the standings -------------------------------------------------------------------------
+
+
+def test_a_tournament_with_a_final_counts_by_its_final_places():
+    """The final decides the finalists' places (no carry-over here): the season follows the
+    tournament's final standings, not the placement points of all its games added up."""
+    ann, bart, chris, dirk, eva = players("Ann", "Bart", "Chris", "Dirk", "Eva")
+    tournament = make_tournament(
+        status=Tournament.Status.FINISHED, final_players=4, final_carry_over="none"
+    )
+    finished_tables(tournament, 1, [[(ann, 0), (bart, 10), (chris, 20), (dirk, 30), (eva, 40)]])
+    final = finished_tables(tournament, 2, [[(dirk, 0), (chris, 10), (bart, 20), (ann, 30)]])
+    Session.objects.filter(pk=final[0].session_id).update(stage=Session.Stage.FINAL)
+    # Dirk, Chris, Bart and Ann in the final's order, then Eva: 5 − place + 1 points.
+    assert lines(make_season(tournament)) == [
+        (1, "Dirk", Decimal("5.00")),
+        (2, "Chris", Decimal("4.00")),
+        (3, "Bart", Decimal("3.00")),
+        (4, "Ann", Decimal("2.00")),
+        (5, "Eva", Decimal("1.00")),
+    ]
+
+
+def test_a_tournament_ranked_by_average_counts_by_that_order():
+    """Bart won his one game (2 points a game), Ann has 3 points from 2 games: by average
+    Bart is first, although by points he is second."""
+    ann, bart, chris, dave = players("Ann", "Bart", "Chris", "Dave")
+    tournament = make_tournament(status=Tournament.Status.FINISHED, ranking="average")
+    finished_tables(tournament, 1, [[(ann, 0), (chris, 10), (dave, 200)]])
+    finished_tables(tournament, 2, [[(bart, 0), (chris, 10), (dave, 200)]])
+    finished_tables(tournament, 3, [[(ann, 0), (dave, 10)]])
+    assert lines(make_season(tournament)) == [
+        (1, "Bart", Decimal("4.00")),
+        (2, "Ann", Decimal("3.00")),
+        (3, "Chris", Decimal("2.00")),
+        (4, "Dave", Decimal("1.00")),
+    ]
 
 
 def test_placement_points_times_the_coefficient_add_up_over_the_tournaments(four):
@@ -208,7 +244,9 @@ def test_the_season_standings_page_costs_the_same_queries_at_500_players(
     client, django_assert_num_queries
 ):
     small = build_big_season(8)
-    with django_assert_num_queries(5) as few:
+    # The season, its tournaments (with their settings), the final tables, the finished seats,
+    # the players… whatever the number of players.
+    with django_assert_num_queries(7) as few:
         response = client.get(reverse("public:season", args=[small.slug]))
     assert response.status_code == 200
     big = build_big_season(500, tournaments=3)

@@ -10,7 +10,7 @@ public page through a season.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -23,10 +23,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring import seasons, standings
+from scoring import finals, seasons, standings
 from tournaments.models.games import GameChange
 from tournaments.models.people import Club, Player
-from tournaments.models.tournaments import Seat, Tournament
+from tournaments.models.tournaments import Seat, Session, Table, Tournament
 
 
 def season_error(error: seasons.SeasonError) -> str:
@@ -327,11 +327,74 @@ def finished_seats_of(tournament_ids: Iterable[int]) -> dict[int, list[standings
     return by_tournament
 
 
-def final_places(tournament_ids: Iterable[int]) -> dict[int, list[standings.Standing]]:
-    """Each tournament's overall standings (one query for them all)."""
-    return {
-        pk: standings.standings(seats) for pk, seats in finished_seats_of(tournament_ids).items()
+def final_places(
+    tournament_ids: Iterable[int],
+    seats_by_tournament: dict[int, list[standings.FinishedSeat]] | None = None,
+) -> dict[int, list[standings.Standing]]:
+    """Each tournament's final places as its standings page gives them, in three queries for
+    them all (their settings, their finished seats unless given, their final tables).
+
+    By the tournament's ranking (total or per-game average); with a final, the qualifying
+    sessions' standings and then the final (`scoring.finals`): its players first, each
+    Standing keeping its qualifying figures with the final place. A final still being played
+    leaves the qualifying places, provisional.
+    """
+    ids = sorted(set(tournament_ids))
+    seats = seats_by_tournament if seats_by_tournament is not None else finished_seats_of(ids)
+    rules = {
+        pk: (ranking, final_players, carry)
+        for pk, ranking, final_players, carry in Tournament.objects.filter(pk__in=ids).values_list(
+            "pk", "ranking", "final_players", "final_carry_over"
+        )
     }
+    final_tables: dict[int, dict[Hashable, tuple[int, int, bool]]] = {pk: {} for pk in ids}
+    for tournament_id, table_id, session_number, number, finished in Table.objects.filter(
+        session__tournament_id__in=ids, session__stage=Session.Stage.FINAL
+    ).values_list("session__tournament_id", "pk", "session__number", "number", "game__finished"):
+        final_tables[tournament_id][table_id] = (session_number, number, finished)
+    places = {}
+    for pk in ids:
+        ranking, final_players, carry = rules.get(pk, (standings.BY_TOTAL, 0, ""))
+        tables = final_tables[pk]
+        final_sessions = {session for session, _, _ in tables.values()}
+        qualifying = standings.ranked(
+            standings.standings(
+                seat for seat in seats.get(pk, []) if seat.session not in final_sessions
+            ),
+            by=ranking,
+        )
+        if not final_players or not tables:
+            places[pk] = qualifying
+            continue
+        final_seats = [seat for seat in seats.get(pk, []) if seat.table in tables]
+        results = [
+            finals.FinalResult(
+                player=seat.player,
+                table=tables[seat.table][1],
+                rank=seat.rank,
+                total=seat.total,
+                table_size=sum(1 for other in final_seats if other.table == seat.table),
+                tied=sum(
+                    1
+                    for other in final_seats
+                    if (other.table, other.rank) == (seat.table, seat.rank)
+                ),
+            )
+            for seat in final_seats
+        ]
+        ranked = finals.final_standings(
+            qualifying,
+            results,
+            finals.CarryOver(carry),
+            finished=all(finished for _, _, finished in tables.values()),
+        )
+        by_player = {standing.player: standing for standing in qualifying}
+        places[pk] = [
+            by_player[row.player]._replace(place=row.place, provisional=row.provisional)
+            for row in ranked
+            if row.player in by_player
+        ]
+    return places
 
 
 def season_events(
