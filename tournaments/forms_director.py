@@ -21,6 +21,7 @@ from scoring import rules
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN
 from tournaments import player_import, texts
+from tournaments.clock import AtTimeLimit
 from tournaments.models import Club, Player, Round, Session, Tournament
 
 # Paths under /manage/ that a tournament's address cannot take.
@@ -275,6 +276,7 @@ class TournamentForm(forms.ModelForm):
             "final_players",
             "final_tables",
             "final_carry_over",
+            "at_time_limit",
             "preset",
             "false_yaniv",
             "status",
@@ -294,6 +296,7 @@ class TournamentForm(forms.ModelForm):
             "final_players": gettext_lazy("Players in the final"),
             "final_tables": gettext_lazy("Final tables"),
             "final_carry_over": gettext_lazy("Carried into the final"),
+            "at_time_limit": gettext_lazy("At the time limit"),
             "preset": gettext_lazy("Rule set"),
             "false_yaniv": gettext_lazy("False Yaniv"),
             "status": gettext_lazy("Status"),
@@ -333,6 +336,8 @@ class TournamentForm(forms.ModelForm):
             self.fields[name].required = False
         # Left out, the standings add up every game (the rules' way).
         self.fields["ranking"].required = False
+        # Left out, the round being played is the last (the clock's default rule).
+        self.fields["at_time_limit"].required = False
         self.fields["final_players"].widget.attrs["inputmode"] = "numeric"
         self.fields["session_count"] = forms.IntegerField(
             label=gettext_lazy("Sessions"),
@@ -353,6 +358,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_ranking(self) -> str:
         return self.cleaned_data.get("ranking") or Tournament.Ranking.TOTAL
+
+    def clean_at_time_limit(self) -> str:
+        return self.cleaned_data.get("at_time_limit") or AtTimeLimit.FINISH_ROUND
 
     def clean_final_players(self) -> int:
         return self.cleaned_data.get("final_players") or 0

@@ -6,11 +6,13 @@ controls."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_table, make_tournament, record
@@ -460,3 +462,40 @@ def test_ending_the_games_is_all_or_nothing(three_tables, director, monkeypatch)
     table.game.refresh_from_db()
     assert not table.game.finished and not table.session.clock_events.exists()
     assert not GameChange.objects.filter(action=GameChange.Action.END).exists()
+
+
+# --- the director chooses the rule at the limit on the tournament's settings ---------------
+
+
+def test_the_director_chooses_what_happens_at_the_time_limit_on_the_settings_form(
+    director_client, tournament
+):
+    url = reverse("manage:edit", args=[tournament.slug])
+    page = director_client.get(url).content.decode()
+    assert 'name="at_time_limit"' in page and "At the time limit" in page
+    post = dict.fromkeys(re.findall(r'name="(\w+)"', page), "")
+    post.pop("csrfmiddlewaretoken")
+    post.update(
+        name=tournament.name,
+        slug=tournament.slug,
+        starts_on="2026-11-21",
+        table_size="4",
+        session_count="4",
+        preset="belgian",
+        false_yaniv=tournament.false_yaniv,
+        status=tournament.status,
+        at_time_limit="nonsense",
+    )
+    response = director_client.post(url, post)
+    assert response.status_code == 400
+    tournament.refresh_from_db()
+    assert tournament.at_time_limit == AtTimeLimit.FINISH_ROUND  # nothing saved
+    post["at_time_limit"] = AtTimeLimit.LAST_ROUND
+    assert director_client.post(url, post).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.at_time_limit == AtTimeLimit.LAST_ROUND
+    # Left out, the round being played is the last.
+    post["at_time_limit"] = ""
+    assert director_client.post(url, post).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.at_time_limit == AtTimeLimit.FINISH_ROUND
