@@ -54,6 +54,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from scoring import rules
 from scoring.finals import CarryOver
 from scoring.records import game_from_record, game_to_record, read_json
+from tournaments.clock import AtTimeLimit
 from tournaments.models import (
     Club,
     Game,
@@ -173,6 +174,7 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             "final_players": tournament.final_players,
             "final_tables": tournament.final_tables,
             "final_carry_over": tournament.final_carry_over,
+            "at_time_limit": tournament.at_time_limit,
             "directors": sorted(user.get_username() for user in tournament.directors.all()),
         },
         "clubs": [
@@ -701,6 +703,12 @@ class _Importer:
                 about.choice("final_carry_over", [carry.value for carry in CarryOver])
                 if "final_carry_over" in about.value
                 else CarryOver.NONE.value
+            ),
+            # Files from before the session clock: the round being played is the last.
+            at_time_limit=(
+                about.choice("at_time_limit", AtTimeLimit.values)
+                if "at_time_limit" in about.value
+                else AtTimeLimit.FINISH_ROUND
             ),
         )
         _check(tournament, "tournament", exclude=["club"])

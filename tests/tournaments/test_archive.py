@@ -177,6 +177,7 @@ def snapshot(slug: str = "bk") -> dict:
                 "final_players",
                 "final_tables",
                 "final_carry_over",
+                "at_time_limit",
             )
             .get(),
             sorted(tournament.directors.values_list("username", flat=True)),
@@ -586,6 +587,7 @@ def test_a_tournament_with_a_played_final_imports_with_the_same_final_standings(
     qualify(tournament)
     tournament.final_players, tournament.final_tables = 6, 2
     tournament.final_carry_over = "placement"
+    tournament.at_time_limit = "last_round"  # kept by the archive too
     tournament.save()
     a_final, b_final = tournament.open_final().tables.order_by("number")
     play_out(a_final, (0, 45, 2))  # Ann, Eva, Finn
@@ -625,7 +627,7 @@ def test_an_archive_from_before_the_final_imports_without_one(exported):
     wipe()
 
     def as_before_the_final(data: dict) -> None:
-        for key in ("final_players", "final_tables", "final_carry_over"):
+        for key in ("final_players", "final_tables", "final_carry_over", "at_time_limit"):
             del data["tournament"][key]
         for session in data["sessions"]:
             del session["stage"]
