@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import functools
 import itertools
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -221,3 +222,22 @@ def make_championship() -> Tournament:
     )
     seat(second, 2, [people[n] for n in (JURGEN, CELIK, DIRK, BART)], None)
     return tournament
+
+
+def settings_post(page: str, tournament: Tournament, **fields: str) -> dict[str, str]:
+    """What the tournament's settings form posts: every field the page shows, empty, then
+    the tournament's own required values, then `fields`."""
+    post = dict.fromkeys(re.findall(r'name="(\w+)"', page), "")
+    post.pop("csrfmiddlewaretoken", None)
+    post.update(
+        name=tournament.name,
+        slug=tournament.slug,
+        starts_on="2026-11-21",
+        table_size="4",
+        session_count="4",
+        preset="belgian",
+        false_yaniv=tournament.false_yaniv,
+        status=tournament.status,
+    )
+    post.update(fields)
+    return post

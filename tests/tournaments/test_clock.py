@@ -6,7 +6,6 @@ controls."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_table, make_tournament, record
+from tests.factories import make_table, make_tournament, record, settings_post
 from tournaments.clock import AtTimeLimit, Phase, clock_state, rule_sentence
 from tournaments.models import GameChange, Session, SessionClockEvent, Table
 
@@ -473,19 +472,7 @@ def test_the_director_chooses_what_happens_at_the_time_limit_on_the_settings_for
     url = reverse("manage:edit", args=[tournament.slug])
     page = director_client.get(url).content.decode()
     assert 'name="at_time_limit"' in page and "At the time limit" in page
-    post = dict.fromkeys(re.findall(r'name="(\w+)"', page), "")
-    post.pop("csrfmiddlewaretoken")
-    post.update(
-        name=tournament.name,
-        slug=tournament.slug,
-        starts_on="2026-11-21",
-        table_size="4",
-        session_count="4",
-        preset="belgian",
-        false_yaniv=tournament.false_yaniv,
-        status=tournament.status,
-        at_time_limit="nonsense",
-    )
+    post = settings_post(page, tournament, at_time_limit="nonsense")
     response = director_client.post(url, post)
     assert response.status_code == 400
     tournament.refresh_from_db()

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from scoring.errors import FinalError
-from tests.factories import make_table, make_user, record
+from tests.factories import make_table, make_user, record, settings_post
 from tests.tournaments.test_printing import pdftotext, squeeze
 from tournaments import printing
 from tournaments.models import Player, Registration, Session, Tournament
@@ -293,20 +293,8 @@ def test_a_report_without_a_final_is_unchanged(tournament):
 def test_the_director_sets_the_final_up_on_the_settings_form(director_client, tournament):
     page = director_client.get(reverse("manage:edit", args=[tournament.slug])).content.decode()
     assert 'name="final_players"' in page and 'name="final_carry_over"' in page
-    form = re.findall(r'name="(\w+)"', page)
-    post = {name: "" for name in form if name != "csrfmiddlewaretoken"}
-    post.update(
-        name=tournament.name,
-        slug=tournament.slug,
-        starts_on="2026-11-21",
-        table_size="4",
-        session_count="4",
-        preset="belgian",
-        false_yaniv=tournament.false_yaniv,
-        status=tournament.status,
-        final_players="9",
-        final_tables="1",
-        final_carry_over="placement",
+    post = settings_post(
+        page, tournament, final_players="9", final_tables="1", final_carry_over="placement"
     )
     response = director_client.post(reverse("manage:edit", args=[tournament.slug]), post)
     assert response.status_code == 400
