@@ -30,6 +30,23 @@ from tournaments.printing.document import (
 from tournaments.templatetags.yaniv import points as format_points
 
 
+def _table_style(numbers_from: int) -> list[tuple]:
+    """A standings table's look: small bold headings, the place and the columns from
+    `numbers_from` on aligned right, a rule under the heading and hairlines between rows."""
+    return [
+        ("FONT", (0, 0), (-1, -1), FONT, 10),
+        ("FONT", (0, 0), (-1, 0), BOLD, 8),
+        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
+        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+        ("ALIGN", (numbers_from, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, LINE),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+    ]
+
+
 def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) -> Table:
     """Place, player, club and the tie-break columns (ranked by the average per game, that
     average too); every other row shaded, withdrawn players marked."""
@@ -48,18 +65,7 @@ def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) 
             pgettext("standings column: table-mates' placement points", "Opp"),
         ]
     ]
-    style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 10),
-        ("FONT", (0, 0), (-1, 0), BOLD, 8),
-        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
-        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
-        ("ALIGN", (3, 0), (-1, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, LINE),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-    ]
+    style = _table_style(numbers_from=3)
     for index, (standing, player) in enumerate(rows, start=1):
         mark = "*" if standing.provisional else ""
         data.append(
@@ -101,18 +107,7 @@ def final_standings_table(rows: Sequence, width: float, tournament) -> Table:
             pgettext("final standings column", "Score"),
         ]
     ]
-    style = [
-        ("FONT", (0, 0), (-1, -1), FONT, 10),
-        ("FONT", (0, 0), (-1, 0), BOLD, 8),
-        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
-        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
-        ("ALIGN", (4, 0), (4, -1), "RIGHT"),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, LINE),
-        ("TOPPADDING", (0, 0), (-1, -1), 2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
-    ]
+    style = _table_style(numbers_from=4)
     totals = tournament.final_carry_over == CarryOver.TOTALS
     finalists = 0
     for index, (row, player) in enumerate(rows, start=1):
