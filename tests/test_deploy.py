@@ -156,7 +156,7 @@ def test_load_demo_refuses_a_production_site_unless_forced(settings):
         call_command("load_demo", stdout=io.StringIO())
     assert Tournament.objects.count() == 0
     call_command("load_demo", "--force", stdout=io.StringIO())
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.exists()
 
 
 def test_production_takes_the_client_address_behind_one_proxy_by_default():
