@@ -1,4 +1,5 @@
-"""What the API lists: public tournaments that are not drafts, and what they are made of.
+"""What the API lists: public tournaments that are not drafts, what they are made of, the
+public seasons, and the ratings their games make.
 
 The one place the API decides it, by the rule the home page lists tournaments by
 (`tournaments.views.public.home`): public and not a draft. A private tournament never appears,
@@ -6,6 +7,11 @@ not even as a count, nor through a player who played in it; a draft (public or n
 though its page opens by its address for whoever knows it (`tournaments.access.can_view`): the
 API is read by programs that list everything, so it shows only what the site lists. Nobody
 logs in to the API: every client sees the same data.
+
+A season is listed when it is public (a private one is unknown, as on the site); it counts
+public tournaments only (`Season.counts`), and the API names the listed ones among them. A
+rating is shown from the rated games of listed tournaments alone, as a player's public page
+shows it from the public ones (`tournaments.ratings.rating_card`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,16 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext
 
-from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
+from tournaments.models import (
+    Player,
+    RatingChange,
+    Registration,
+    Season,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+)
 
 
 def tournaments() -> QuerySet[Tournament]:
@@ -49,3 +64,20 @@ def players() -> QuerySet[Player]:
 
 def tables(session: Session) -> QuerySet[Table]:
     return session.tables.select_related("game").order_by("number")
+
+
+def seasons() -> QuerySet[Season]:
+    return Season.objects.filter(is_public=True)
+
+
+def season(slug: str) -> Season:
+    """The public season of that address, or 404 (a private one looks unknown)."""
+    found = seasons().select_related("club").filter(slug=slug).first()
+    if found is None:
+        raise Http404(gettext("No such season."))
+    return found
+
+
+def rating_changes() -> QuerySet[RatingChange]:
+    """The rating's rows of the listed tournaments' games: what a rating is shown from."""
+    return RatingChange.objects.filter(game__table__session__tournament__in=tournaments())

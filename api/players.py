@@ -1,5 +1,6 @@
 """Players: a search over everyone who played in (or entered) a listed tournament, and a
-player with their games in the listed tournaments only.
+player with their games in the listed tournaments only; each with their rating as their public
+page shows it (`api.ratings`).
 
 A player seen only in private or draft tournaments is unknown here (404), and a player of
 both kinds shows the listed tournaments alone.
@@ -17,7 +18,8 @@ from ninja.params import P, PathEx, QueryEx
 
 from api import listed
 from api.http import ERRORS, Page, Paging, not_modified, page, rows_digest, window
-from api.schemas import PlayerDetail, PlayerRef
+from api.ratings import rating_out, rating_row, shown_ratings
+from api.schemas import PlayerDetail, PlayerOut
 from api.tournaments import IfNoneMatch
 from tournaments import caching
 from tournaments.models import Player, Registration, Seat, Tournament
@@ -45,7 +47,7 @@ def _about(player: Player) -> tuple[object, ...]:
 
 @router.get(
     "/players",
-    response={200: Page[PlayerRef], **ERRORS},
+    response={200: Page[PlayerOut], **ERRORS},
     summary="Players of the public tournaments, by name",
 )
 def player_list(
@@ -62,10 +64,19 @@ def player_list(
         players = players.filter(name__icontains=query)
     count = players.count()
     rows = list(window(players, paging))
+    ratings = shown_ratings(player.pk for player in rows)
     unchanged = not_modified(
-        request, response, if_none_match, count, rows_digest(_about(p) for p in rows)
+        request,
+        response,
+        if_none_match,
+        count,
+        rows_digest((*_about(p), *rating_row(ratings.get(p.pk))) for p in rows),
     )
-    return unchanged or page([_player(player) for player in rows], count, paging)
+    return unchanged or page(
+        [{**_player(player), "rating": rating_out(ratings.get(player.pk))} for player in rows],
+        count,
+        paging,
+    )
 
 
 @router.get(
@@ -95,11 +106,13 @@ def player_detail(
             | Exists(Seat.objects.filter(table__session__tournament=OuterRef("pk"), player=player))
         ).order_by("-starts_on", "name", "pk")
     )
+    rating = shown_ratings([player.pk]).get(player.pk)
     unchanged = not_modified(
         request,
         response,
         if_none_match,
         *_about(player),
+        rating_row(rating),
         rows_digest(
             (
                 seat.table.session.tournament_id,
@@ -133,6 +146,7 @@ def player_detail(
         )
     return {
         **_player(player),
+        "rating": rating_out(rating),
         "tournaments": [
             _tournament(tournament, games[tournament.pk]) for tournament in tournaments
         ],

@@ -126,6 +126,33 @@ class StandingsOut(Schema):
     items: list[StandingOut]
 
 
+# --- ratings ---------------------------------------------------------------------------------
+
+
+class RatingOut(Schema):
+    """A player's rating as their public page shows it: from their rated games of the public
+    tournaments, after the last of them; none before the minimum of games."""
+
+    games: int = Field(description="The player's rated games in the public tournaments.")
+    minimum: int = Field(description="How many rated games a rating needs to show.")
+    provisional: bool = Field(description="Fewer games than the minimum: no rating yet.")
+    rating: float | None = Field(
+        description="The rating the site shows, μ − 3σ; null while provisional."
+    )
+    mu: float | None = Field(description="The skill estimate μ; null while provisional.")
+    sigma: float | None = Field(description="Its uncertainty σ; null while provisional.")
+
+
+class RatedPlayer(Schema):
+    """A line of the rating list."""
+
+    player: PlayerRef
+    rating: float = Field(description="μ − 3σ, as the player's page shows it.")
+    mu: float
+    sigma: float
+    games: int = Field(description="The player's rated games in the public tournaments.")
+
+
 # --- players ---------------------------------------------------------------------------------
 
 
@@ -147,5 +174,67 @@ class PlayerTournament(Schema):
     games: list[PlayerGame]
 
 
-class PlayerDetail(PlayerRef):
+class PlayerOut(PlayerRef):
+    rating: RatingOut
+
+
+class PlayerDetail(PlayerOut):
     tournaments: list[PlayerTournament]
+
+
+# --- seasons ---------------------------------------------------------------------------------
+
+
+class SeasonRules(Schema):
+    scheme: Literal["placement", "table"] = Field(
+        description="placement: N − place + 1 among the N players a tournament ranked; "
+        "table: the points of `points_table` for the place."
+    )
+    points_table: list[int] = Field(
+        description="Season points for place 1, 2, … (beyond it 0); empty with placement points."
+    )
+    best_of: int | None = Field(
+        description="How many of a player's best results count; null: every result."
+    )
+
+
+class SeasonOut(Schema):
+    slug: str
+    name: str
+    description: str
+    club: str | None = Field(description="The organising club, if any.")
+    rules: SeasonRules
+    tournament_count: int = Field(description="How many public tournaments the season counts.")
+    page: str = Field(description="The season's standings page on this site.")
+
+
+class SeasonTournamentOut(Schema):
+    slug: str
+    name: str
+    starts_on: datetime.date
+    status: Literal["running", "finished"]
+    coefficient: float = Field(description="Its season points are multiplied by it.")
+    page: str
+
+
+class SeasonStandingOut(Schema):
+    place: int
+    player: PlayerRef
+    points: float = Field(description="The season points of the results counted.")
+    results: int = Field(description="The player's results: tournaments with a final place.")
+    results_counted: int = Field(description="The results counted (the best N).")
+    provisional: bool = Field(description="A counted result may still change.")
+
+
+class SeasonStandings(Schema):
+    count: int = Field(description="How many players the standings hold.")
+    limit: int
+    offset: int
+    items: list[SeasonStandingOut]
+
+
+class SeasonDetail(SeasonOut):
+    tournaments: list[SeasonTournamentOut] = Field(
+        description="The public tournaments it counts, in the order they were played."
+    )
+    standings: SeasonStandings

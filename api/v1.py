@@ -11,7 +11,7 @@ from __future__ import annotations
 from ninja import NinjaAPI, Swagger
 from ninja.renderers import JSONRenderer
 
-from api import players, tournaments
+from api import players, ratings, seasons, tournaments
 from api.http import AddressThrottle, install_error_handlers
 
 
@@ -27,10 +27,11 @@ api = NinjaAPI(
     description=(
         "The public data of the site, read-only: the public tournaments (drafts and private "
         "tournaments never appear), their sessions, tables with each game as a game record, "
-        "the standings, and the players. Lists are pages (`limit`, `offset`, `count`). Every "
-        "answer carries an `ETag`: send it back in `If-None-Match` to get `304 Not Modified` "
-        "while nothing changed. Requests are limited per client address (`429` with "
-        "`Retry-After`). Errors are JSON with a `code`."
+        "the standings, the players, the public seasons with their standings, and the "
+        "ratings as the players' pages show them. Lists are pages (`limit`, `offset`, "
+        "`count`). Every answer carries an `ETag`: send it back in `If-None-Match` to get "
+        "`304 Not Modified` while nothing changed. Requests are limited per client address "
+        "(`429` with `Retry-After`). Errors are JSON with a `code`."
     ),
     urls_namespace="api-v1",
     throttle=[AddressThrottle()],
@@ -42,3 +43,5 @@ api = NinjaAPI(
 install_error_handlers(api)
 api.add_router("", tournaments.router)
 api.add_router("", players.router)
+api.add_router("", seasons.router)
+api.add_router("", ratings.router)

@@ -2,6 +2,12 @@
 what must never show: a private tournament and a draft, each with players who played only
 there, and one player who played in the championship and in the private tournament too.
 
+Seasons and ratings: a public season counts the championship, the private tournament and
+the public draft (only the championship may show); a private season counts the championship.
+The private tournament and the public draft each have a finished game (the private one with
+the championship's player), and the ratings are computed from every finished game, a rating
+showing from one game on.
+
 Their names, slugs and ids are distinctive (`HIDDEN_NAMES`), so that a test can look for
 them in every answer.
 """
@@ -15,15 +21,26 @@ import pytest
 from django.test import Client
 
 from tests.factories import make_championship, make_table, make_tournament, make_user, record
-from tournaments.models import Player, Registration, Seat, Tournament
+from tests.season_factories import finished_tables, make_season
+from tournaments import ratings
+from tournaments.models import Player, Registration, Season, Seat, Tournament
 
 PRIVATE_PLAYERS = ("Quentin Secretus", "Ursula Hiddenberg", "Valentin Privé")
 DRAFT_PLAYERS = ("Xavier Draftsman", "Walter Unseen")
 PUBLIC_DRAFT_PLAYERS = ("Yolanda Unpublished", "Zeno Invisible")
 PRIVATE_SLUG, DRAFT_SLUG, PUBLIC_DRAFT_SLUG = "hush-club-night", "draft-open", "draft-public"
 PRIVATE_NAME, DRAFT_NAME = "The Secret Night", "The Unfinished Draft"
-HIDDEN_NAMES = (*PRIVATE_PLAYERS, *DRAFT_PLAYERS, *PUBLIC_DRAFT_PLAYERS, PRIVATE_NAME, DRAFT_NAME)
-HIDDEN_SLUGS = (PRIVATE_SLUG, DRAFT_SLUG, PUBLIC_DRAFT_SLUG)
+SEASON_SLUG, PRIVATE_SEASON_SLUG = "flanders-2027", "whisper-ladder"
+PRIVATE_SEASON_NAME = "The Whisper Ladder"
+HIDDEN_NAMES = (
+    *PRIVATE_PLAYERS,
+    *DRAFT_PLAYERS,
+    *PUBLIC_DRAFT_PLAYERS,
+    PRIVATE_NAME,
+    DRAFT_NAME,
+    PRIVATE_SEASON_NAME,
+)
+HIDDEN_SLUGS = (PRIVATE_SLUG, DRAFT_SLUG, PUBLIC_DRAFT_SLUG, PRIVATE_SEASON_SLUG)
 
 
 @dataclass
@@ -33,6 +50,10 @@ class World:
     draft: Tournament
     # The championship player who also played in the private tournament.
     both: Player
+    # Public: the championship, the private tournament and the public draft.
+    season: Season
+    # Private: the championship.
+    private_season: Season
 
     @property
     def hidden_player_ids(self) -> set[int]:
@@ -58,7 +79,7 @@ def _played(tournament: Tournament, names: tuple[str, ...], *, with_player: Play
 
 
 @pytest.fixture
-def world(db) -> World:
+def world(db, settings) -> World:
     championship = make_championship()
     both = Player.objects.get(name="Dirk Maes")
     private = make_tournament(
@@ -84,7 +105,33 @@ def world(db) -> World:
         starts_on=datetime.date(2027, 3, 1),
     )
     _played(public_draft, PUBLIC_DRAFT_PLAYERS)
-    return World(championship=championship, private=private, draft=draft, both=both)
+    # Finished games: the private tournament's (with the championship's player) and one of
+    # the public draft (a tournament set back to draft after its games).
+    secret = [*Player.objects.filter(name__in=PRIVATE_PLAYERS).order_by("name"), both]
+    finished_tables(private, 2, [[(player, 10 * i) for i, player in enumerate(secret)]])
+    unpublished = list(Player.objects.filter(name__in=PUBLIC_DRAFT_PLAYERS).order_by("name"))
+    finished_tables(public_draft, 2, [[(player, 10 * i) for i, player in enumerate(unpublished)]])
+    season = make_season(
+        championship,
+        private,
+        public_draft,
+        coefficients=["1.5", "2", "2"],
+        name="Flanders ranking 2027",
+        slug=SEASON_SLUG,
+    )
+    private_season = make_season(
+        championship, name=PRIVATE_SEASON_NAME, slug=PRIVATE_SEASON_SLUG, is_public=False
+    )
+    settings.RATING_MIN_GAMES = 1
+    ratings.recompute()
+    return World(
+        championship=championship,
+        private=private,
+        draft=draft,
+        both=both,
+        season=season,
+        private_season=private_season,
+    )
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from django.db import OperationalError
 from django.test import Client
 
 from api import http
-from tests.api.conftest import PRIVATE_SLUG, World
+from tests.api.conftest import PRIVATE_SLUG, SEASON_SLUG, World
 from tests.factories import hands, record
 from tournaments.models import Table, Tournament
 
@@ -25,6 +25,9 @@ EVERY_PATH = (
     "/tournaments/bk/standings",
     "/tournaments/bk/sessions/1/standings",
     "/players",
+    "/seasons",
+    f"/seasons/{SEASON_SLUG}",
+    "/ratings",
 )
 
 
@@ -128,6 +131,9 @@ def test_a_page_beyond_the_list_is_empty_with_the_lists_count(api, world):
         ("/tournaments/bk/sessions", 100),
         ("/tournaments/bk/sessions/1/tables", 20),
         ("/tournaments/bk/standings", 500),
+        ("/seasons", 100),
+        (f"/seasons/{SEASON_SLUG}", 500),
+        ("/ratings", 100),
     ],
 )
 def test_each_list_has_a_largest_page(api, world, path, limit):

@@ -1,10 +1,13 @@
-"""Private and draft tournaments never appear (issue 16: "not even as a count").
+"""Private and draft tournaments, and private seasons, never appear (issue 16: "not even as a
+count").
 
 The walk: every operation of the API's own OpenAPI description, with every path parameter
-the test world can offer (the listed tournament's and the hidden ones' slugs, sessions 1-3,
-tables 1-2, every player id in the database), every page of every list, as anonymous and as
-the private tournament's own director: nothing of the hidden tournaments comes back — no
-name, slug or player id — and every count is the listed data's alone.
+the test world can offer (the listed tournament's, the public season's and the hidden ones'
+slugs, sessions 1-3, tables 1-2, every player id in the database), every page of every list,
+as anonymous and as the private tournament's and the private season's own director: nothing
+of the hidden tournaments and season comes back — no name, slug or player id, though the
+private tournament and the public draft count in the public season and their finished games
+are rated — and every count is the listed data's alone.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from django.test import Client
 
 from api.v1 import api as v1
-from tests.api.conftest import HIDDEN_NAMES, HIDDEN_SLUGS, World
+from tests.api.conftest import HIDDEN_NAMES, HIDDEN_SLUGS, SEASON_SLUG, World
 from tests.factories import make_user
 from tournaments.models import Player, Tournament
 
@@ -31,7 +34,7 @@ def operations() -> list[str]:
 
 def _urls(world: World) -> Iterator[str]:
     values: dict[str, list[Any]] = {
-        "slug": [world.championship.slug, *HIDDEN_SLUGS],
+        "slug": [world.championship.slug, SEASON_SLUG, *HIDDEN_SLUGS],
         "number": [1, 2, 3],
         "table": [1, 2],
         "player_id": list(Player.objects.values_list("pk", flat=True)),
@@ -84,21 +87,30 @@ def walk(client: Client, world: World) -> dict[str, int]:
 
 
 def _counts(client: Client) -> dict[str, int]:
-    return {
+    counts = {
         path: client.get(path).json()["count"]
         for path in (
             "/api/v1/tournaments",
             "/api/v1/players",
             "/api/v1/tournaments/bk/sessions",
             "/api/v1/tournaments/bk/standings",
+            "/api/v1/seasons",
+            "/api/v1/ratings",
         )
     }
+    season = client.get(f"/api/v1/seasons/{SEASON_SLUG}").json()
+    counts["season's tournaments"] = season["tournament_count"]
+    counts["season's standings"] = season["standings"]["count"]
+    return counts
 
 
 def test_the_walk_covers_every_operation_of_the_description(world):
     assert operations() == [
         "/api/v1/players",
         "/api/v1/players/{player_id}",
+        "/api/v1/ratings",
+        "/api/v1/seasons",
+        "/api/v1/seasons/{slug}",
         "/api/v1/tournaments",
         "/api/v1/tournaments/{slug}",
         "/api/v1/tournaments/{slug}/sessions",
@@ -121,12 +133,19 @@ def test_nothing_of_a_private_or_draft_tournament_appears_to_anyone(world: World
     # And the listed ones answer.
     assert statuses["/api/v1/tournaments/bk/sessions/1/tables/2"] == 200
     assert statuses[f"/api/v1/players/{world.both.pk}"] == 200
-    # Counts are the listed tournament's alone.
+    assert statuses[f"/api/v1/seasons/{SEASON_SLUG}"] == 200
+    # Counts are the listed tournament's alone: the public season counts the championship,
+    # ranks and rates its 8 players (the private tournament's and the draft's players, who
+    # finished a game there, are neither ranked nor rated here).
     assert _counts(anonymous) == {
         "/api/v1/tournaments": 1,
         "/api/v1/players": 8,
         "/api/v1/tournaments/bk/sessions": 3,
         "/api/v1/tournaments/bk/standings": 8,
+        "/api/v1/seasons": 1,
+        "/api/v1/ratings": 8,
+        "season's tournaments": 1,
+        "season's standings": 8,
     }
     # A search for a hidden player finds nobody.
     for name in HIDDEN_NAMES:
@@ -137,6 +156,7 @@ def test_nothing_of_a_private_or_draft_tournament_appears_to_anyone(world: World
 def test_the_private_tournaments_own_director_reads_the_same_public_data(world: World):
     director = make_user("dir-hush")
     world.private.directors.add(director)
+    world.private_season.directors.add(director)
     client = Client()
     client.force_login(director)
     walk(client, world)

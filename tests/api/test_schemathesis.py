@@ -3,8 +3,8 @@
 The description is read from /api/v1/openapi.json of the site itself (its WSGI application,
 in this process, on the test database), then every operation is called with requests made
 from it: path parameters either as generated or the real ones (so that most calls reach a
-tournament, session, table or player), queries and headers as generated. Every answer must
-be no server error and conform to the description (status, content type, headers, body).
+tournament, session, table, player or season), queries and headers as generated. Every answer
+must be no server error and conform to the description (status, content type, headers, body).
 Bounded: `EXAMPLES` per operation.
 """
 
@@ -22,7 +22,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from tests.api.conftest import HIDDEN_SLUGS, World
+from tests.api.conftest import HIDDEN_SLUGS, SEASON_SLUG, World
 from tournaments.models import Player
 
 # Examples per operation: the whole run stays well under a minute.
@@ -65,8 +65,9 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> An
 @pytest.fixture
 def real_parameters(world: World, settings: Any) -> Iterator[None]:
     REAL.update(
-        # The listed tournament, more often than the hidden ones (which answer 404).
-        slug=[world.championship.slug] * 6 + list(HIDDEN_SLUGS),
+        # The listed tournament and the public season, more often than the hidden ones (which
+        # answer 404); a season's address is a tournament's unknown one, and the other way.
+        slug=[world.championship.slug] * 4 + [SEASON_SLUG] * 4 + list(HIDDEN_SLUGS),
         number=[1, 2, 3],
         table=[1, 2],
         player_id=list(Player.objects.values_list("pk", flat=True)),
