@@ -19,8 +19,8 @@ it times, `--repeat` times, interleaved, and prints the medians:
 
 No issue sets a goal for these ratios (issue 16 asks for the query count): they are printed
 for information. The queries are counted in one extra run of each figure; the standings must
-stay within the three queries `Season.standings` promises and the page within five, whatever
-the number of players and tournaments, or the benchmark fails. DEBUG is off while it measures.
+stay within five queries and the page within seven, whatever the number of players and
+tournaments, or the benchmark fails. DEBUG is off while it measures.
 `--in-place` builds in the configured database instead, inside a transaction rolled back at
 the end (the tests use it).
 
@@ -50,10 +50,10 @@ from tournaments.models import Game, Season, SeasonTournament, Seat, Session, Ta
 
 HTMX = {"HX-Request": "true"}
 SLUG = "bench-seasons"
-# The queries each figure may cost, whatever the number of players and tournaments:
-# `Season.standings` promises three (the tournaments, their finished seats, the players);
-# the page adds the season and its version.
-MAX_QUERIES = {"season standings": 3, "season page": 5, "season poll, unchanged (204)": 2}
+# The queries each figure may cost, whatever the number of players and tournaments: the
+# standings read the season's tournaments, then `final_places` their settings, their finished
+# seats and their final tables, then the players; the page adds the season and its version.
+MAX_QUERIES = {"season standings": 5, "season page": 7, "season poll, unchanged (204)": 2}
 FIGURES = (
     Figure("season standings", "raw SQL of the season's seats", None),
     Figure("season page", "raw SQL of the season's seats", None),
@@ -143,13 +143,15 @@ def build_season(
 
 def season_seat_rows(season: Season) -> list[tuple]:
     """The finished seats the season standings read, with one raw SQL query (their floor):
-    those of the season's public tournaments (the season is public)."""
+    those of the season's public tournaments (the season is public), each with whether its
+    game still awaits its sign-off, as the standings read it (not the moment: 20,000
+    timestamps made into datetimes would weigh the floor down)."""
     entries, tournaments, sessions = (_table(m) for m in (SeasonTournament, Tournament, Session))
     tables, games, seats = (_table(m) for m in (Table, Game, Seat))
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT s.tournament_id, st.player_id, st.table_id, s.number, st.total, st.rank, "
-            f"g.signed_off_at FROM {entries} e "
+            f"g.signed_off_at IS NULL FROM {entries} e "
             f"JOIN {tournaments} tn ON tn.id = e.tournament_id "
             f"JOIN {sessions} s ON s.tournament_id = tn.id "
             f"JOIN {tables} t ON t.session_id = s.id JOIN {games} g ON g.table_id = t.id "
