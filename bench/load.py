@@ -620,6 +620,10 @@ class Benchmark:
         polls = [s for s in samples if s.endpoint != "submit" and s.outcome == "ok"]
         unchanged = sum(1 for s in polls if s.endpoint.endswith("unchanged"))
         say(f"polls answered 204 (unchanged): {unchanged} of {len(polls)}")
+        say(
+            "GETs sent again on a new connection, the server having closed the kept-alive one "
+            f"as they went out (as a browser does): {rec.resent}"
+        )
 
         say("")
         recovered = self.recovered_at(samples, outage)
