@@ -366,6 +366,11 @@ def test_a_championship_day_ends_with_the_standings_a_referee_works_out(live_ser
     expect(marked).to_have_count(1)
     expect(marked.locator("bdi")).to_have_text(leader)
     expect(marked.locator(".withdrawn-mark")).to_have_text("withdrawn")
+    # So is the final standings' table, where they rank among the rest.
+    in_final_table = page.locator("table.final-standings tr.withdrawn")
+    expect(in_final_table).to_have_count(1)
+    expect(in_final_table.locator("bdi")).to_have_text(leader)
+    expect(in_final_table.locator(".withdrawn-mark")).to_have_text("withdrawn")
     assert line_of[LATE].games == 1 and line_of[leader].games == 1
     page.set_viewport_size({"width": 1280, "height": 900})
     ARTIFACTS.mkdir(exist_ok=True)
