@@ -1,5 +1,5 @@
-"""python -m bench {standings,pdf,hotpath,load,ratings,seasons} [options]: one benchmark on the
-configured site.
+"""python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads} [options]: one
+benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
 """
@@ -19,11 +19,15 @@ BENCHMARKS = {
     "load": "championship day under load with a PostgreSQL restart (needs PostgreSQL)",
     "ratings": "recompute the ratings of 10,000 games against the openskill calls alone",
     "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
+    "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
 }
 
 
 def usage() -> str:
-    lines = ["usage: python -m bench {standings,pdf,hotpath,load,ratings,seasons} [options]", ""]
+    lines = [
+        "usage: python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads} [options]",
+        "",
+    ]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]
     lines += ["", "python -m bench <name> --help lists the benchmark's options."]
     return "\n".join(lines)
