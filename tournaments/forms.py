@@ -257,6 +257,9 @@ class SyncForm(forms.Form):
         choices=[("record", "record"), ("correct", "correct"), ("undo", "undo")]
     )
     client_id = forms.UUIDField()
+    # How long ago the device recorded the change (ms, measured on the device): a round typed
+    # offline before the time limit counts as played before it.
+    typed_ago_ms = forms.IntegerField(min_value=0, required=False)
 
 
 class VersionForm(forms.Form):

@@ -502,6 +502,9 @@
     // one for every change of this device that will be stored before it.
     op.id = uuid();
     op.version = server.version + outbox.length;
+    // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
+    // before the session's time limit counts as played before it, however late it is sent.
+    op.typedAt = Date.now();
     return change(function (saved) {
       saved.outbox.push(op);
     }).then(renderPending).then(flush);
@@ -518,6 +521,7 @@
     var body = new URLSearchParams();
     body.set("action", op.action);
     body.set("client_id", op.id);
+    if (op.typedAt) body.set("typed_ago_ms", Math.max(0, Date.now() - op.typedAt));
     if (op.action !== "undo") {
       body.set("number", op.number);
       Object.keys(op.fields).forEach(function (name) {

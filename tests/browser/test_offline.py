@@ -8,15 +8,17 @@ the director signed the sheet off. The site's database and the engine say what s
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scoring import rules
 from tests.factories import PASSWORD, make_table, make_user, record
-from tournaments.models import GameChange, Round, Seat
+from tournaments.models import Game, GameChange, Round, Seat, Session
 
 PLAYERS = ["Ann", "Bart", "Chris", "Dirk"]
 # Round 1: Chris calls with 9, a false Yaniv (32 + Dirk's 10). Round 2: Bart empties his hand.
@@ -310,3 +312,32 @@ def test_a_followers_page_says_it_is_behind_and_catches_up(
     context.set_offline(False)
     expect(notice).to_be_hidden(timeout=5_000)
     expect(page.locator("table.sheet tbody tr")).to_have_count(1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_typed_offline_before_the_time_limit_is_not_the_round_at_the_limit(
+    live_server, context: BrowserContext, page: Page, table, referee
+):
+    """The limit passes while the phone is offline with round 1 typed before it: sent later,
+    round 1 still counts as played in time, and the game goes on (the tournament's rule: the
+    round being played at the limit is the last)."""
+    log_in(page, live_server.url, referee)
+    open_for_offline(page, live_server.url + reverse("tables:detail", args=[table.pk]))
+    # 90 minutes, of which 4 seconds are left.
+    Session.objects.filter(pk=table.session_id).update(
+        status=Session.Status.RUNNING,
+        time_limit=90,
+        clock_started_at=timezone.now() - timedelta(minutes=90) + timedelta(seconds=4),
+    )
+    context.set_offline(True)
+    record_offline(page, 1, ROUNDS[0])
+    ends_at = Session.objects.get(pk=table.session_id).clock(table).ends_at
+    assert ends_at is not None and timezone.now() < ends_at
+    # The time runs out while the phone is offline; it is back two seconds later.
+    page.wait_for_timeout((ends_at - timezone.now()).total_seconds() * 1000 + 2000)
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect_saved(page)
+    game = Game.objects.get(pk=table.game.pk)
+    assert game.round_count == 1 and not game.finished and not game.ended_at_time_limit
+    assert Round.objects.get(game=game).entered_at < ends_at

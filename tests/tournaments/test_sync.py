@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import make_table, make_user, record
-from tournaments.models import GameChange, Round
+from tournaments.models import GameChange, Round, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -184,3 +186,53 @@ def test_a_round_from_the_outbox_costs_ten_queries_in_round_2_and_in_round_40(
         assert (status, answer["status"]) == (200, "stored")
         counts.append(len(queries))
     assert counts[0] == counts[1] <= 10
+
+
+# --- a round typed offline, sent after the session's time limit ------------------------------
+
+
+def time_ran_out(table, minutes_ago: float) -> None:
+    """The session's 90 minutes ran out `minutes_ago` (the tournament's rule: the round being
+    played at the limit is the last)."""
+    Session.objects.filter(pk=table.session_id).update(
+        status=Session.Status.RUNNING,
+        time_limit=90,
+        clock_started_at=timezone.now() - timedelta(minutes=90 + minutes_ago),
+    )
+
+
+def test_a_round_typed_offline_before_the_time_limit_counts_as_played_before_it(
+    referee_client, table
+):
+    time_ran_out(table, minutes_ago=1)
+    # The phone typed round 1 three minutes ago, before the limit, and sends it only now.
+    status, answer = sync(referee_client, table, change(typed_ago_ms=180_000))
+    assert (status, answer["status"]) == (200, "stored")
+    game = table.game
+    game.refresh_from_db()
+    assert not game.finished
+    typed = timezone.now() - Round.objects.get(game=game, number=1).entered_at
+    assert timedelta(minutes=3) <= typed < timedelta(minutes=3, seconds=10)
+    # Round 2, typed after the limit, is the round being played at it: the last.
+    status, answer = sync(referee_client, table, change(number=2, typed_ago_ms=1_000))
+    assert (status, answer["status"]) == (200, "stored")
+    game.refresh_from_db()
+    assert game.finished and game.ended_at_time_limit and game.round_count == 2
+
+
+def test_the_same_round_sent_without_its_typing_time_is_the_round_at_the_limit(
+    referee_client, table
+):
+    time_ran_out(table, minutes_ago=1)
+    assert sync(referee_client, table, change())[1]["status"] == "stored"
+    table.game.refresh_from_db()
+    assert table.game.finished and table.game.ended_at_time_limit
+
+
+def test_a_typing_time_dates_a_round_back_six_hours_at_most(referee_client, table):
+    ten_days = 10 * 24 * 3600 * 1000
+    assert sync(referee_client, table, change(typed_ago_ms=ten_days))[1]["status"] == "stored"
+    typed = timezone.now() - Round.objects.get(game=table.game, number=1).entered_at
+    assert timedelta(hours=6) <= typed < timedelta(hours=6, seconds=10)
+    refused = sync(referee_client, table, change(number=2, typed_ago_ms=-5))
+    assert refused[0] == 400 and Round.objects.count() == 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import cached_property
 from typing import Any
 from uuid import UUID
@@ -29,6 +29,9 @@ from tournaments import clock
 from tournaments.models.tournaments import Seat, Table, TableCode, Tournament
 
 logger = logging.getLogger(__name__)
+
+# How far back a phone's "typed this long ago" may date a round: a day's session, not more.
+MAX_TYPED_AGO = timedelta(hours=6)
 
 
 class RoundConflict(Exception):
@@ -242,19 +245,33 @@ class Game(models.Model):
         *,
         by: Any,
         client_id: UUID | None = None,
+        typed_ago: timedelta | None = None,
     ) -> Round:
         """Record the next round from entries `parse` reads off the seats (a form).
 
         The game and its seats are read and locked in one query, and `parse` gets them: the
         entry form is checked against the seats the round is stored on. Whatever `parse`
         raises leaves nothing written.
+
+        `typed_ago`: how long ago the device recorded the round (a phone sending its outbox
+        after a network loss). The round is entered then, so that a round typed before the
+        session's time limit counts as played before it (at most `MAX_TYPED_AGO` back; the
+        phone measures the delay itself, so its own clock being off does not matter).
         """
+        entered_at = timezone.now()
+        if typed_ago is not None:
+            entered_at -= min(max(typed_ago, timedelta(0)), MAX_TYPED_AGO)
         try:
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
                 entries, number = parse(game, seats)
                 stored = game._append(
-                    entries, by=by, number=number, client_id=client_id, seats=seats
+                    entries,
+                    by=by,
+                    number=number,
+                    client_id=client_id,
+                    seats=seats,
+                    entered_at=entered_at,
                 )
         except IntegrityError:
             # A phone replaying a change while another request stores it: the database's
@@ -274,6 +291,7 @@ class Game(models.Model):
         number: int,
         client_id: UUID | None,
         seats: list[Seat],
+        entered_at: datetime | None = None,
     ) -> Round:
         if number < 1:
             raise GameError("rounds_from_one", "rounds", round_number=number)
@@ -312,6 +330,7 @@ class Game(models.Model):
             caller=by_label[entries.yaniv] if entries.yaniv else None,
             empty_hand=by_label[entries.empty_hand] if entries.empty_hand else None,
             entered_by=_user(by),
+            entered_at=entered_at or timezone.now(),
         )
         Hand.objects.bulk_create(
             Hand(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -699,10 +700,12 @@ def sync(
         else:
             before = game.version
             try:
+                typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
                     lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request),
                     by=entrant.by,
                     client_id=client_id,
+                    typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
                 )
             except FormRefused as refused:
                 return _refused(_errors(refused.form))
