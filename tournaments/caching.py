@@ -14,10 +14,11 @@ twice:
 - **downloads** (`download`): every PDF and CSV, by the version of what it shows; a second
   request for an unchanged report renders nothing. It is made whole within the bound, then
   sent: a slow reader never holds a render slot.
-- **the bound** (`RENDERS`): at most `EXPENSIVE_RENDERS` PDF or CSV renders run at once in a
-  process (1 unless the settings say otherwise); beyond it the answer is 503 with Retry-After
-  at once, so that followers asking for reports can never take every worker from the
-  referees. Cached answers need no render and pass.
+- **the bound** (`RENDERS`): at most `EXPENSIVE_RENDERS` PDF or CSV renders run at once in the
+  whole site when the cache is shared (Redis), else in each process (1 unless the settings say
+  otherwise); beyond it the answer is 503 with Retry-After at once, so that followers asking
+  for reports can never take every worker from the referees. Cached answers need no render and
+  pass.
 
 Keys hold the kind of answer, the language, the parts the caller names (the URL's path, the
 version, what else the answer shows) and the site's generation: a digest of the templates,
@@ -31,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import threading
+import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -124,34 +126,71 @@ def _shareable(response: HttpResponseBase) -> bool:
 
 
 class Busy(Exception):
-    """Every slot for expensive renders of this process is taken: answer 503, try later."""
+    """Every slot for expensive renders is taken: answer 503, try later."""
 
 
 class RenderBound:
-    """How many expensive renders (PDF, CSV) run at once in this process, at most.
+    """How many expensive renders (PDF, CSV) run at once, at most: in the whole site when the
+    cache is shared (Redis: every worker and app server takes its slot there), else in this
+    process.
 
     The limit is read from the settings at each use (`EXPENSIVE_RENDERS`, default 1); a
-    render beyond it is refused at once rather than queued, so no thread waits on it.
+    render beyond it is refused at once rather than queued, so no thread waits on it. A
+    shared slot is a key added to the cache (atomic) that expires after `SLOT_SECONDS`: a
+    process killed while rendering frees its slot by then.
     """
+
+    SLOT_SECONDS = 300
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._held = threading.local()
         self.running = 0
 
     @property
     def limit(self) -> int:
         return int(getattr(settings, "EXPENSIVE_RENDERS", 1))
 
+    @staticmethod
+    def shared() -> bool:
+        return "redis" in settings.CACHES["default"]["BACKEND"].lower()
+
     def acquire(self) -> bool:
+        limit = self.limit
         with self._lock:
-            if self.running >= self.limit:
+            if self.running >= limit:
                 return False
             self.running += 1
-            return True
+        slot = self._take_shared_slot(limit) if self.shared() else ("", "")
+        if slot is None:
+            with self._lock:
+                self.running = max(0, self.running - 1)
+            return False
+        self._slots().append(slot)
+        return True
 
     def release(self) -> None:
+        slots = self._slots()
+        if slots:
+            name, token = slots.pop()
+            # Only our own slot: one that expired meanwhile may be another render's now.
+            if name and cache.get(name) == token:
+                cache.delete(name)
         with self._lock:
             self.running = max(0, self.running - 1)
+
+    def _slots(self) -> list[tuple[str, str]]:
+        if not hasattr(self._held, "slots"):
+            self._held.slots = []
+        return self._held.slots
+
+    def _take_shared_slot(self, limit: int) -> tuple[str, str] | None:
+        token = uuid.uuid4().hex
+        for number in range(limit):
+            name = f"render-slot:{number}"
+            if cache.add(name, token, self.SLOT_SECONDS):
+                return name, token
+        return None
 
 
 RENDERS = RenderBound()

@@ -127,3 +127,23 @@ def raw_keys() -> list[str]:
     prefix = caches["default"].key_prefix
     connection = redis.Redis(host=HOST, port=PORT, db=DATABASE)
     return [key.decode() for key in connection.scan_iter(match=f"{prefix}:*", count=1000)]
+
+
+def test_the_bound_holds_for_the_whole_site_when_workers_share_redis(settings):
+    """Two gunicorn workers (two bounds) take their render slots in the one Redis: with one
+    slot, a render in one worker refuses a render in the other until it is done."""
+    settings.EXPENSIVE_RENDERS = 1
+    first_worker, second_worker = caching.RenderBound(), caching.RenderBound()
+    assert first_worker.acquire()
+    assert not second_worker.acquire()
+    first_worker.release()
+    assert second_worker.acquire()
+    second_worker.release()
+    settings.EXPENSIVE_RENDERS = 2
+    taken = [first_worker.acquire(), second_worker.acquire(), first_worker.acquire()]
+    assert taken == [True, True, False]
+    first_worker.release()
+    second_worker.release()
+    assert first_worker.running == second_worker.running == 0
+    assert first_worker.acquire()  # every slot is free again
+    first_worker.release()
