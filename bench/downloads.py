@@ -470,8 +470,8 @@ class DownloadsBenchmark(Benchmark):
         say(
             f"renders at once at most: {server_max} in the whole server, {worker_max} in one "
             f"worker (the bound: EXPENSIVE_RENDERS = "
-            f"{getattr(settings, 'EXPENSIVE_RENDERS', 1)} a worker, × {options['workers']} "
-            f"workers); {len(renders)} renders and {len(refused)} refusals in all"
+            f"{getattr(settings, 'EXPENSIVE_RENDERS', 1)} in the whole site, the workers "
+            f"sharing Redis); {len(renders)} renders and {len(refused)} refusals in all"
         )
         answered_503 = sum(c for (_, status), c in seen.downloads.items() if status == 503)
         say(
