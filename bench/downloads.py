@@ -54,7 +54,7 @@ import httpx
 from django.conf import settings
 
 from bench import BenchError, deal_game, load_clients, say
-from bench.load import Benchmark, write_json
+from bench.load import Benchmark, add_server_arguments, write_json
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yaniv_bench_downloads"
 # A Redis database of its own (bench load uses 13, its smoke test 12), emptied first.
@@ -78,12 +78,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             "PostgreSQL)."
         ),
     )
-    parser.add_argument("--database-url", default=DEFAULT_URL, help="created afresh")
-    parser.add_argument(
-        "--cache-url",
-        default=DEFAULT_CACHE_URL,
-        help="the workers' shared Redis cache, emptied first ('' for each process's memory)",
-    )
+    add_server_arguments(parser, DEFAULT_URL, DEFAULT_CACHE_URL)
     parser.add_argument("--players", type=int, default=512)
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--clients", type=int, default=8, help="concurrent downloaders")

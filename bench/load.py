@@ -85,6 +85,16 @@ LOCAL = {"127.0.0.1", "localhost", "::1"}
 SUBPROCESS_TIMEOUT = 600
 
 
+def add_server_arguments(parser: argparse.ArgumentParser, database: str, cache: str) -> None:
+    """The database the benchmark creates afresh and the Redis its gunicorn workers share."""
+    parser.add_argument("--database-url", default=database, help="created afresh")
+    parser.add_argument(
+        "--cache-url",
+        default=cache,
+        help="the workers' shared Redis cache, emptied first ('' for each process's memory)",
+    )
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -93,12 +103,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
             "polling, a PostgreSQL restart midway, then a check of every stored round."
         ),
     )
-    parser.add_argument("--database-url", default=DEFAULT_URL, help="created afresh")
-    parser.add_argument(
-        "--cache-url",
-        default=DEFAULT_CACHE_URL,
-        help="the workers' shared Redis cache, emptied first ('' for each process's memory)",
-    )
+    add_server_arguments(parser, DEFAULT_URL, DEFAULT_CACHE_URL)
     parser.add_argument("--referees", type=int, default=40, help="tables, one referee each")
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--poll-seconds", type=float, default=10.0)

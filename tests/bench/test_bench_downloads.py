@@ -7,37 +7,23 @@ on SQLite it is skipped. Nothing here reads a time: the figures are the full ben
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from bench.downloads import Render, at_once
-
-BASE_DIR = Path(__file__).resolve().parents[2]
+from tests.bench.smoke import BASE_DIR, smoke_cache_url, smoke_database_url
 
 
 def bench_database_url() -> str | None:
-    configured = os.environ.get("DATABASE_URL", "")
-    parts = urlsplit(configured)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        return None
-    # A database of its own per run: parallel runs on one server do not drop each other's.
-    return urlunsplit(parts._replace(path=f"/yaniv_bench_downloads_smoke_{os.getpid()}"))
+    return smoke_database_url("yaniv_bench_downloads_smoke")
 
 
 def cache_url() -> str:
-    """A Redis database of the smoke run's own (the full benchmark uses 11); without Redis,
-    each worker's memory, unless under CI, where the machines run Redis."""
-    from tests.tournaments.test_caching_redis import redis_answers
-
-    if redis_answers() is None or os.environ.get("CI"):
-        return "redis://127.0.0.1:6379/10"
-    return ""
+    """Redis database 10 (the full benchmark uses 11)."""
+    return smoke_cache_url(10)
 
 
 def count(pattern: str, output: str) -> int:

@@ -6,34 +6,21 @@ on SQLite it is skipped. The restart of PostgreSQL is left to the full benchmark
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+from tests.bench.smoke import BASE_DIR, smoke_cache_url, smoke_database_url
 
 
 def bench_database_url() -> str | None:
-    configured = os.environ.get("DATABASE_URL", "")
-    parts = urlsplit(configured)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        return None
-    # A database of its own per run: parallel runs on one server do not drop each other's.
-    return urlunsplit(parts._replace(path=f"/yaniv_bench_smoke_{os.getpid()}"))
+    return smoke_database_url("yaniv_bench_smoke")
 
 
 def cache_url() -> str:
-    """A Redis database of the smoke run's own (the full benchmark uses 13); without Redis,
-    each worker's memory, unless under CI, where the machines run Redis."""
-    from tests.tournaments.test_caching_redis import redis_answers
-
-    if redis_answers() is None or os.environ.get("CI"):
-        return "redis://127.0.0.1:6379/12"
-    return ""
+    """Redis database 12 (the full benchmark uses 13)."""
+    return smoke_cache_url(12)
 
 
 @pytest.mark.skipif(
