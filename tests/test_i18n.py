@@ -82,7 +82,15 @@ def finished(table_at_round_3, tournament, referee):
 
 TABLE_WORDS = {
     "en": ["Table 1", "session 1", "Round 3", "Along", "Empty", "Score sheet", "Record round 3"],
-    "nl": ["Tafel 1", "sessie 1", "Ronde 3", "Meegaan", "Lege hand", "Scoreblad", "Ronde 3 invoeren"],
+    "nl": [
+        "Tafel 1",
+        "sessie 1",
+        "Ronde 3",
+        "Meegaan",
+        "Lege hand",
+        "Scoreblad",
+        "Ronde 3 invoeren",
+    ],
     "fr": ["Table 1", "séance 1", "Manche 3", "Suivre", "Main vidée", "Feuille de score"],
 }
 
@@ -172,7 +180,12 @@ def test_the_switcher_sets_the_language_for_the_next_pages(table_at_round_3, lan
     ("language", "day", "half", "words"),
     [
         ("en", "21 November 2026", "2.5", ["Standings", "placement points, high first; then"]),
-        ("nl", "21 november 2026", "2,5", ["Klassement", "klassementspunten, hoogste eerst; daarna"]),
+        (
+            "nl",
+            "21 november 2026",
+            "2,5",
+            ["Klassement", "klassementspunten, hoogste eerst; daarna"],
+        ),
         ("fr", "21 novembre 2026", "2,5", ["Classement", "du plus haut au plus bas\u00a0; puis"]),
     ],
 )

@@ -87,7 +87,10 @@ def log_in(page: Page, live_server, next_url: str) -> None:
     ("language", "words"),
     [
         ("nl", ["Ronde 4", "Meegaan", "Lege hand", "Scoreblad", "Ronde 4 invoeren"]),
-        ("fr", ["Manche 4", "Suivre", "Main vidée", "Feuille de score", "Enregistrer la manche 4"]),
+        (
+            "fr",
+            ["Manche 4", "Suivre", "Main vidée", "Feuille de score", "Enregistrer la manche 4"],
+        ),
     ],
 )
 def test_the_table_page_fits_a_small_phone_in_each_language(
