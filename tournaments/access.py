@@ -19,8 +19,10 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournaments.clock import clock_state
 from tournaments.models import HallScreen, Season, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
@@ -236,6 +238,38 @@ def get_table_for_viewer(
     request: HttpRequest, table_id: int | None = None, code: str | None = None
 ) -> Table:
     return _table(request, table_id, code)
+
+
+def public_table_poll(table_id: int) -> tuple[int, str] | None:
+    """A public tournament's table as a poll compares it: its game's version and its clock's
+    token, in one narrow query (anyone may see it: no user to load). None for a table of a
+    private tournament or none at all: the caller then takes the full access check."""
+    row = (
+        Table.objects.filter(pk=table_id, session__tournament__is_public=True)
+        .values_list(
+            "game__version",
+            "clock_extension",
+            "session__time_limit",
+            "session__clock_started_at",
+            "session__clock_paused_at",
+            "session__clock_paused_seconds",
+            "session__clock_extension",
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    version, table_extension, limit, started_at, paused_at, paused_seconds, extension = row
+    clock = clock_state(
+        limit=limit,
+        started_at=started_at,
+        paused_at=paused_at,
+        paused_seconds=paused_seconds,
+        extension=extension,
+        table_extension=table_extension,
+        at=timezone.now(),
+    )
+    return version, clock.token
 
 
 def get_entrant(

@@ -595,3 +595,45 @@ def test_a_round_saved_just_before_the_database_drops_is_reported_as_saved(
     assert response.status_code == 200
     assert "Round 1 is saved." in html and 'hx-trigger="every 3s"' in html
     assert Round.objects.count() == 1
+
+
+# --- the phones' polls of a table ---------------------------------------------------------------
+
+
+ANN_WINS = {"hands": {"Ann": 0, "Bart": 1, "Chris": 1, "Dirk": 1}, "yaniv": "Ann"}
+
+
+def poll(client, table, since, clock=""):
+    url = reverse("tables:detail", args=[table.pk])
+    return client.get(url, {"part": "sheet", "since": since, "clock": clock}, headers=HTMX)
+
+
+def test_an_unchanged_poll_of_a_public_table_answers_204_in_one_query(
+    client, table, referee, django_assert_num_queries
+):
+    record(table.game, referee, ANN_WINS)
+    table.game.refresh_from_db()
+    with django_assert_num_queries(1):
+        assert poll(client, table, table.game.version).status_code == 204
+
+
+def test_a_poll_a_version_behind_gets_the_sheet(client, table, referee):
+    before = table.game.version
+    record(table.game, referee, ANN_WINS)
+    response = poll(client, table, before)
+    assert response.status_code == 200 and 'id="sheet"' in response.content.decode()
+    assert poll(client, table, "not a number").status_code == 200
+
+
+def test_a_poll_whose_clock_changed_gets_the_sheet(client, table):
+    session = table.session
+    session.time_limit = 60
+    session.save(update_fields=["time_limit"])
+    version = table.game.version
+    assert poll(client, table, version).status_code == 200  # the clock now waits: "w60"
+    assert poll(client, table, version, clock="w60").status_code == 204
+
+
+def test_a_poll_of_a_private_tables_sheet_is_not_found_whatever_its_version(client):
+    hidden = make_table(tournament=make_tournament(slug="hidden", is_public=False))
+    assert poll(client, hidden, hidden.game.version).status_code == 404

@@ -286,6 +286,12 @@ def _render_live(
 def table_detail(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
+    since = request.GET.get("since") if request.htmx else None
+    if since is not None and code is None and table_id is not None:
+        # The hall's phones polling a public table: one narrow query, no table loaded.
+        current = access.public_table_poll(table_id)
+        if current == (_int_or_none(since), request.GET.get("clock", "")):
+            return HttpResponse(status=204)
     table = access.get_table_for_viewer(request, table_id, code)
     # The pages poll: nothing changed, nothing to swap. "Changed" is the game's version or
     # the session clock's state (its token, read off the session row loaded with the table:
@@ -736,6 +742,13 @@ def sync(
     except GameError as error:
         return _refused(_sentence(error))
     return JsonResponse({"status": "stored", "version": game.version})
+
+
+def _int_or_none(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 class FormRefused(Exception):
