@@ -18,7 +18,7 @@ Pure Python: frozen values in and out, the rules in small functions named after 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -113,6 +113,28 @@ def carried_score(
     if carry is CarryOver.PLACEMENT:
         return (qualifying.points if qualifying else Fraction(0)) + points
     return points
+
+
+def final_results(
+    seats: Iterable[tuple[Hashable, Hashable, int, int, int]],
+) -> list[FinalResult]:
+    """The seats of the finished final games, (player, table, table number, rank, total), as
+    the final ranks them: each with its table's size and how many there share its rank."""
+    seats = list(seats)
+    at_table: dict[Hashable, list[int]] = {}
+    for _, table, _, rank, _ in seats:
+        at_table.setdefault(table, []).append(rank)
+    return [
+        FinalResult(
+            player=player,
+            table=number,
+            rank=rank,
+            total=total,
+            table_size=len(at_table[table]),
+            tied=at_table[table].count(rank),
+        )
+        for player, table, number, rank, total in seats
+    ]
 
 
 def final_standings(

@@ -10,6 +10,7 @@ from scoring.finals import (
     CarryOver,
     FinalError,
     FinalResult,
+    final_results,
     final_standings,
     finalists,
     table_sizes_of_final,
@@ -150,3 +151,23 @@ def test_players_equal_in_everything_share_the_place():
     ]
     rows = final_standings(level, final, CarryOver.NONE, finished=True)
     assert places(rows) == [(1, "Ann", "final"), (1, "Bart", "final"), (3, "Chris", "qualifying")]
+
+
+def test_final_results_count_each_tables_size_and_who_shares_a_rank():
+    # Table 1 (id 10): Ann alone first, Bart and Chris share 2nd; table 2 (id 20): Dirk, Eva.
+    results = final_results(
+        [
+            ("Ann", 10, 1, 1, 3),
+            ("Bart", 10, 1, 2, 20),
+            ("Chris", 10, 1, 2, 20),
+            ("Dirk", 20, 2, 1, 0),
+            ("Eva", 20, 2, 2, 40),
+        ]
+    )
+    assert [(r.player, r.table, r.table_size, r.tied) for r in results] == [
+        ("Ann", 1, 3, 1),
+        ("Bart", 1, 3, 2),
+        ("Chris", 1, 3, 2),
+        ("Dirk", 2, 2, 1),
+        ("Eva", 2, 2, 1),
+    ]

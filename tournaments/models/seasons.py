@@ -366,22 +366,11 @@ def final_places(
         if not final_players or not tables:
             places[pk] = qualifying
             continue
-        final_seats = [seat for seat in seats.get(pk, []) if seat.table in tables]
-        results = [
-            finals.FinalResult(
-                player=seat.player,
-                table=tables[seat.table][1],
-                rank=seat.rank,
-                total=seat.total,
-                table_size=sum(1 for other in final_seats if other.table == seat.table),
-                tied=sum(
-                    1
-                    for other in final_seats
-                    if (other.table, other.rank) == (seat.table, seat.rank)
-                ),
-            )
-            for seat in final_seats
-        ]
+        results = finals.final_results(
+            (seat.player, seat.table, tables[seat.table][1], seat.rank, seat.total)
+            for seat in seats.get(pk, [])
+            if seat.table in tables
+        )
         ranked = finals.final_standings(
             qualifying,
             results,

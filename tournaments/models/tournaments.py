@@ -495,21 +495,12 @@ class Tournament(models.Model):
                 "player_id", "table_id", "table__number", "rank", "total", "table__game__finished"
             )
         )
-        at_table: dict[int, list[int | None]] = {}
-        for row in seats:
-            at_table.setdefault(row[1], []).append(row[3])
-        results = [
-            finals.FinalResult(
-                player=player,
-                table=number,
-                rank=rank,
-                total=total,
-                table_size=len(at_table[table_id]),
-                tied=at_table[table_id].count(rank),
-            )
+        # A game ranks every seat once it is finished, and a table's seats finish together.
+        results = finals.final_results(
+            (player, table_id, number, rank, total)
             for player, table_id, number, rank, total, finished in seats
             if finished and rank is not None
-        ]
+        )
         ranking = finals.final_standings(
             [standing for standing, _ in qualifying],
             results,
