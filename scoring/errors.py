@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import ClassVar
 
 
 def gettext_noop(text: str) -> str:
@@ -155,12 +156,32 @@ ENGINE_CODES: frozenset[str] = frozenset(
 )
 
 
-class GameError(ValueError):
+class Coded:
+    """A message picked by `code` from the class's MESSAGES and filled in with `params`: the
+    English text here; the site translates by the code (tournaments.texts)."""
+
+    MESSAGES: ClassVar[Mapping[str, str]]
+    code: str
+    params: Mapping[str, object]
+
+    @property
+    def template(self) -> str:
+        return self.MESSAGES[self.code]
+
+    @property
+    def message(self) -> str:
+        return self.template % self.params
+
+
+class GameError(Coded, ValueError):
     """Bad input to the engine or a game record.
 
     `code` picks the message (GAME_MESSAGES), `params` fill it in; `field` is the entry that
     is wrong, `round_number` the round (None for the whole game) and `player` whose entry.
+    Its message reads e.g. "hand of Bart must be an integer 0-50".
     """
+
+    MESSAGES = GAME_MESSAGES
 
     def __init__(
         self,
@@ -181,15 +202,6 @@ class GameError(ValueError):
         where = field if round_number is None else f"round {round_number}"
         super().__init__(f"{where}: {self.message}")
 
-    @property
-    def template(self) -> str:
-        return GAME_MESSAGES[self.code]
-
-    @property
-    def message(self) -> str:
-        """The English message, e.g. "hand of Bart must be an integer 0-50"."""
-        return self.template % self.params
-
 
 # What the engine warns a referee of in a round it scores (scoring.rules.round_warnings).
 WARNING_MESSAGES: Mapping[str, str] = MappingProxyType(
@@ -202,11 +214,13 @@ WARNING_MESSAGES: Mapping[str, str] = MappingProxyType(
 )
 
 
-class GameWarning:
+class GameWarning(Coded):
     """Something a referee should know about a round that is still scored (not an error).
 
     `code` picks the message (WARNING_MESSAGES), `params` fill it in; `player` is whose entry.
     """
+
+    MESSAGES = WARNING_MESSAGES
 
     def __init__(self, code: str, *, player: str | None = None, **params: object) -> None:
         self.code = code
@@ -232,15 +246,6 @@ class GameWarning:
 
     def __str__(self) -> str:
         return self.message
-
-    @property
-    def template(self) -> str:
-        return WARNING_MESSAGES[self.code]
-
-    @property
-    def message(self) -> str:
-        """The English message, e.g. "Ann called Yaniv with 9, above the limit of 7: ..."."""
-        return self.template % self.params
 
 
 # What the seating draw says about a director's adjustment or a draw it cannot make.
@@ -281,21 +286,19 @@ SEATING_MESSAGES: Mapping[str, str] = MappingProxyType(
 )
 
 
-class SeatingError(ValueError):
-    """A draw or an adjustment the seating cannot make; `code` picks the message."""
+class CodedError(Coded, ValueError):
+    """An error whose message is all it says: `code` picks it, `params` fill it in."""
 
     def __init__(self, code: str, **params: object) -> None:
         self.code = code
-        self.params: Mapping[str, object] = MappingProxyType(params)
+        self.params = MappingProxyType(params)
         super().__init__(self.message)
 
-    @property
-    def template(self) -> str:
-        return SEATING_MESSAGES[self.code]
 
-    @property
-    def message(self) -> str:
-        return self.template % self.params
+class SeatingError(CodedError):
+    """A draw or an adjustment the seating cannot make."""
+
+    MESSAGES = SEATING_MESSAGES
 
 
 # What a tournament's final says when it cannot be drawn as asked (scoring.finals).
@@ -315,18 +318,7 @@ FINAL_MESSAGES: Mapping[str, str] = MappingProxyType(
 )
 
 
-class FinalError(ValueError):
-    """A final that cannot be drawn as asked; `code` picks the message."""
+class FinalError(CodedError):
+    """A final that cannot be drawn as asked."""
 
-    def __init__(self, code: str, **params: object) -> None:
-        self.code = code
-        self.params: Mapping[str, object] = MappingProxyType(params)
-        super().__init__(self.message)
-
-    @property
-    def template(self) -> str:
-        return FINAL_MESSAGES[self.code]
-
-    @property
-    def message(self) -> str:
-        return self.template % self.params
+    MESSAGES = FINAL_MESSAGES
