@@ -19,10 +19,8 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournaments.clock import clock_state
 from tournaments.models import HallScreen, Season, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
@@ -260,16 +258,15 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     if row is None:
         return None
     version, table_extension, limit, started_at, paused_at, paused_seconds, extension = row
-    clock = clock_state(
-        limit=limit,
-        started_at=started_at,
-        paused_at=paused_at,
-        paused_seconds=paused_seconds,
-        extension=extension,
-        table_extension=table_extension,
-        at=timezone.now(),
+    # The session's own clock, on the columns read (unsaved instances: no query).
+    session = Session(
+        time_limit=limit,
+        clock_started_at=started_at,
+        clock_paused_at=paused_at,
+        clock_paused_seconds=paused_seconds,
+        clock_extension=extension,
     )
-    return version, clock.token
+    return version, session.clock(Table(clock_extension=table_extension)).token
 
 
 def get_entrant(
