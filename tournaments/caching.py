@@ -11,6 +11,8 @@ twice:
   to someone who may not see it. Nothing rendered with a CSRF token or setting a cookie is
   kept (those are one person's), and only htmx fragments are: a whole page carries its
   reader's token.
+- **parts of pages** (`part`): the same, inside a whole page (a table's sheet, the standings
+  table), with a placeholder for the CSRF token of any form in it, filled per reader.
 - **downloads** (`download`): every PDF and CSV, by the version of what it shows; a second
   request for an unchanged report renders nothing. It is made whole within the bound, then
   sent: a slow reader never holds a render slot.
@@ -40,6 +42,9 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
 # How long a kept answer may be served at most, in seconds.
@@ -110,6 +115,31 @@ def fragment(
     if _shareable(response) and request.META.get("CSRF_COOKIE_NEEDS_UPDATE") == token_before:
         cache.set(name, (response.content, response["Content-Type"]), FRAGMENT_SECONDS)
     return response
+
+
+# Stands for the reader's CSRF token in a kept part of a page (`part`): replaced by the
+# reader's own token each time the part is served.
+CSRF_PLACEHOLDER = "csrf-token-of-the-reader-3b9d71c4"
+
+
+def part(
+    request: HttpRequest, template: str, parts: Iterable[object], context: dict[str, Any]
+) -> SafeString:
+    """A part of a whole page (`template`, a partial) as rendered for `parts` (the version
+    and whatever else it shows besides the language): kept, or rendered and kept.
+
+    Unlike `fragment`, the part may hold forms: it is rendered with a placeholder for the
+    CSRF token, which is replaced by the reader's own token when it is served. Call it after
+    the access check, with whatever the part shows of the reader (their role) in `parts`.
+    """
+    name = key("part", template, *parts)
+    html = cache.get(name)
+    if html is None:
+        html = render_to_string(template, {**context, "csrf_token": CSRF_PLACEHOLDER}, request)
+        cache.set(name, html, FRAGMENT_SECONDS)
+    if CSRF_PLACEHOLDER in html:
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+    return mark_safe(html)  # noqa: S308 - rendered by our templates, escaped there
 
 
 def _shareable(response: HttpResponseBase) -> bool:

@@ -8,6 +8,7 @@ the real Redis.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.middleware.csrf import _unmask_cipher_token as unmask
 from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 from django.urls import reverse
@@ -363,3 +365,32 @@ def test_the_referees_pages_are_never_bounded(referee_client, table, referee):
     with every_slot_taken():
         response = referee_client.get(reverse("tables:detail", args=[table.pk]))
     assert response.status_code == 200
+
+
+# --- parts of whole pages -----------------------------------------------------------------
+
+
+def token_in(html: str) -> str:
+    match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert match, html
+    return match.group(1)
+
+
+def test_a_kept_part_of_a_page_is_rendered_once_and_carries_each_readers_own_token(monkeypatch):
+    """`caching.part` keeps a partial by its parts; a form in it gets the reader's CSRF
+    token each time it is served, never the token of whoever had it rendered."""
+    rendered = Calls(caching.render_to_string)
+    monkeypatch.setattr(caching, "render_to_string", rendered)
+    template = "tournaments/seasons/_settings.html"
+    first, second = (RequestFactory().get("/seasons/new/") for _ in range(2))
+    html_first = caching.part(first, template, ("v1",), {"form": None, "season": None})
+    html_second = caching.part(second, template, ("v1",), {"form": None, "season": None})
+    assert rendered.count == 1
+    assert caching.CSRF_PLACEHOLDER not in html_first + html_second
+    # Each reader's token unmasks to their own secret (the cookie set on their answer).
+    secrets = [unmask(token_in(html)) for html in (html_first, html_second)]
+    assert secrets == [first.META["CSRF_COOKIE"], second.META["CSRF_COOKIE"]]
+    assert secrets[0] != secrets[1]
+    # Another version is another part.
+    caching.part(first, template, ("v2",), {"form": None, "season": None})
+    assert rendered.count == 2
