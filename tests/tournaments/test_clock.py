@@ -486,3 +486,21 @@ def test_the_director_chooses_what_happens_at_the_time_limit_on_the_settings_for
     assert director_client.post(url, post).status_code == 302
     tournament.refresh_from_db()
     assert tournament.at_time_limit == AtTimeLimit.FINISH_ROUND
+
+
+def test_the_public_table_poll_reads_a_running_or_paused_clock_as_the_page_does(table, director):
+    """The poll's narrow query reads the clock's times off the rows itself (SQLite gives them
+    naive): its token must be the one the page sent, or every poll would redraw the sheet."""
+    from tournaments import access
+
+    session = started(table.session, minutes_ago=10)
+    table.refresh_from_db()
+    assert access.public_table_poll(table.pk) == (
+        table.game.version,
+        session.clock(table).token,
+    )
+    assert access.public_table_poll(table.pk)[1].startswith("r")
+    session.pause_clock(by=director)
+    table.refresh_from_db()
+    assert access.public_table_poll(table.pk)[1] == table.session.clock(table).token
+    assert access.public_table_poll(table.pk)[1].startswith("p")
