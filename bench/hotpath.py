@@ -44,6 +44,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -368,8 +369,8 @@ class Submission:
 
     def __call__(self) -> str:
         self.number += 1
-        response = self.client.post(
-            self.url,
+        # Form-encoded, as the page's script sends it (URLSearchParams), not multipart.
+        body = urlencode(
             {
                 "action": "record",
                 "client_id": str(uuid.uuid4()),
@@ -379,7 +380,12 @@ class Submission:
                 "hand_3": "1",
                 "hand_4": "1",
                 "ending": "yaniv:1",
-            },
+            }
+        )
+        response = self.client.post(
+            self.url,
+            body,
+            content_type="application/x-www-form-urlencoded",
             headers={"X-CSRFToken": self.token, "Accept": "application/json"},
         )
         return str(response.json().get("status"))

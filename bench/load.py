@@ -107,6 +107,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--referees", type=int, default=40, help="tables, one referee each")
     parser.add_argument("--phones", type=int, default=300)
     parser.add_argument("--poll-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds a referee waits between rounds (0: as fast as the site answers)",
+    )
     parser.add_argument("--no-restart", action="store_true", help="no PostgreSQL restart")
     parser.add_argument(
         "--restart-at",
@@ -445,8 +451,18 @@ class Benchmark:
             deadline = started + options["duration"]
             sampler = asyncio.create_task(load_clients.sample_cpu(groups, stop, cpu))
             phone_tasks = [asyncio.create_task(phone) for phone in phones]
+            pace = options["pace"]
             referee_tasks = [
-                asyncio.create_task(load_clients.run_referee(rec, client, referee, deadline))
+                asyncio.create_task(
+                    load_clients.run_referee(
+                        rec,
+                        client,
+                        referee,
+                        deadline,
+                        pace=pace,
+                        start_after=rng.uniform(0, pace),
+                    )
+                )
                 for client, referee in zip(referee_clients, referees, strict=True)
             ]
             outage = load_clients.Outage()
@@ -573,7 +589,13 @@ class Benchmark:
         seconds = run["seconds"]
         say("")
         say(
-            f"== load: {len(run['referees'])} referees, {self.options['phones']} phones "
+            f"== load: {len(run['referees'])} referees "
+            + (
+                f"(a round every {self.options['pace']:g} s each), "
+                if self.options["pace"]
+                else "(as fast as the site answers), "
+            )
+            + f"{self.options['phones']} phones "
             f"polling every {self.options['poll_seconds']:g} s; gunicorn "
             f"{self.options['workers']} workers × {self.options['threads']} threads; "
             f"{os.cpu_count()} CPUs"

@@ -258,8 +258,12 @@ async def run_referee(
     referee: Referee,
     deadline: float,
     until: int | None = None,
+    pace: float = 0.0,
+    start_after: float = 0.0,
 ) -> None:
-    """Every round of the game, each as soon as the previous one was acknowledged.
+    """Every round of the game, each as soon as the previous one was acknowledged, or with
+    `pace` seconds between an acknowledgement and the next round (a table's pace of play;
+    the first round after `start_after` seconds, so that the tables do not move in step).
 
     A round is acknowledged by "stored", "same" or "replayed". An answer that is not the
     site's JSON (5xx, no connection, a timeout) has the same round sent again, with the same
@@ -269,11 +273,15 @@ async def run_referee(
     skipped; `until` stops after that round.
     """
     try:
+        if start_after:
+            await asyncio.sleep(start_after)
         for number, entries in enumerate(referee.rounds, start=1):
             if number <= len(referee.log):
                 continue
             if until is not None and number > until:
                 return
+            if pace and number > 1:
+                await asyncio.sleep(pace)
             log = RoundLog(
                 number, entries_record(entries), duplicate=referee.duplicates.get(number, "")
             )

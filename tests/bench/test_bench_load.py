@@ -39,6 +39,8 @@ def test_small_load_is_stored_exactly_as_acknowledged():
             "--referees=4",
             "--phones=20",
             "--poll-seconds=1",
+            # At a table's pace (shortened): the referees wait between their rounds.
+            "--pace=0.05",
             "--no-restart",
             "--duration=120",
         ],
@@ -50,6 +52,7 @@ def test_small_load_is_stored_exactly_as_acknowledged():
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "verification: 4 games" in output, output
+    assert "4 referees (a round every 0.05 s each)" in output, output
     assert "— OK" in output, output
     assert "errors outside the outage: none" in output, output
     # Every answer understood: no referee stopped on one, no request failed.
