@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from fractions import Fraction
+from operator import itemgetter
 from typing import NamedTuple
 
 from scoring.errors import gettext_noop
@@ -160,66 +161,97 @@ def _fraction_of_halves(halves: int) -> Fraction:
     return found
 
 
+# A finished seat's result as the standings read it: player, table, total, rank, provisional
+# (a `FinishedSeat` without its session).
+SeatResult = tuple[Hashable, Hashable, int, int, bool]
+_RESULT = itemgetter(0, 1, 3, 4, 5)
+_HALF_POINTS = itemgetter(0)
+
+
+class _Tally(dict[Hashable, list]):
+    """Player → [half points, games, wins, sum of totals, provisional, the tables' half
+    points summed over their games]; a player's first game makes their entry."""
+
+    def __missing__(self, player: Hashable) -> list:
+        entry = self[player] = [0, 0, 0, 0, False, 0]
+        return entry
+
+
 def standings(seats: Iterable[FinishedSeat]) -> list[Standing]:
-    """Rank the players of the given finished games (one session, or all).
+    """Rank the players of the given finished games (one session, or all)."""
+    return standings_of_results(map(_RESULT, seats))
+
+
+def standings_of_results(results: Iterable[SeatResult]) -> list[Standing]:
+    """`standings` of the seats' results, as a tournament reads them from the database.
 
     Counted in half points (integers) in one tally per player and turned into fractions at
     the end: a championship's 4,096 finished seats are summed many times over (table-mates'
-    points), in a few milliseconds. The seats are read as the tuples they are, by position.
+    points), in a few milliseconds. The results are read as the tuples they are, by position.
     """
-    by_table: dict[Hashable, list[FinishedSeat]] = {}
-    for seat in seats:
-        group = by_table.get(seat[1])
+    by_table: dict[Hashable, list[SeatResult]] = {}
+    for result in results:
+        group = by_table.get(result[1])
         if group is None:
-            by_table[seat[1]] = [seat]
+            by_table[result[1]] = [result]
         else:
-            group.append(seat)
-    # Player → [half points, games, wins, sum of totals, provisional, table-mates' halves].
-    tally: dict[Hashable, list] = {}
+            group.append(result)
+    tally = _Tally()
+    tables = []
     for table_seats in by_table.values():
+        # `placement_points` in halves: 2 × (players beaten) + (others on the same rank), as
+        # if every rank were the seat's own first (the ranks seen, one bit each), then the
+        # shared ones amended: a few tables, if any.
         size = len(table_seats)
-        ranks = [seat[4] for seat in table_seats]
-        for player, _, _, total, rank, provisional in table_seats:
-            # `placement_points` in halves: 2 × (players beaten) + (others on the same rank).
-            halves = 2 * (size - rank) + 1 - ranks.count(rank)
-            entry = tally.get(player)
-            if entry is None:
-                tally[player] = [halves, 1, rank == 1, total, provisional, 0]
-            else:
-                entry[0] += halves
-                entry[1] += 1
-                entry[2] += rank == 1
-                entry[3] += total
-                entry[4] = entry[4] or provisional
-    # Table-mates' points: each game adds the others' (final) points, once per game together.
-    for table_seats in by_table.values():
-        entries = [tally[seat[0]] for seat in table_seats]
-        together = sum(entry[0] for entry in entries)
+        seen = 0
+        entries = []
+        for player, _, total, rank, provisional in table_seats:
+            entry = tally[player]
+            entry[0] += 2 * (size - rank)
+            seen |= 1 << rank
+            entry[1] += 1
+            if rank == 1:
+                entry[2] += 1
+            entry[3] += total
+            if provisional:
+                entry[4] = True
+            entries.append(entry)
+        if seen.bit_count() != size:
+            ranks = [result[3] for result in table_seats]
+            for entry, rank in zip(entries, ranks, strict=True):
+                entry[0] += 1 - ranks.count(rank)
+        tables.append(entries)
+    # Table-mates' points: each game adds the others' (final) points, once per game together:
+    # the table's sum now, less the player's own points once per game at the end.
+    for entries in tables:
+        together = sum(map(_HALF_POINTS, entries))
         for entry in entries:
-            entry[5] += together - entry[0]
-
-    ranked = sorted(
-        tally.items(),
-        key=lambda item: (-item[1][0], -item[1][2], item[1][3], -item[1][5], str(item[0])),
-    )
+            entry[5] += together
+    # By the order's keys (the high-first ones negated), then the player's id as text.
+    ranked = []
+    for player, (halves, games, wins, total_sum, provisional, tables_sum) in tally.items():
+        mates = tables_sum - games * halves
+        order = (-halves, -wins, total_sum, -mates)
+        ranked.append((order, str(player), player, games, provisional))
+    ranked.sort()
     placed: list[Standing] = []
     place, previous = 0, None
-    for index, (player, (halves, games, wins, total_sum, provisional, mates)) in enumerate(
-        ranked, start=1
-    ):
-        order = (halves, wins, total_sum, mates)
+    make = tuple.__new__
+    for index, (order, _, player, games, provisional) in enumerate(ranked, start=1):
         if order != previous:
             place, previous = index, order
-        placed.append(
-            Standing(
-                place=place,
-                player=player,
-                points=_fraction_of_halves(halves),
-                games=games,
-                wins=int(wins),
-                total_sum=total_sum,
-                opponents_points=_fraction_of_halves(mates),
-                provisional=bool(provisional),
-            )
+        halves, wins, total_sum, mates = order
+        # Positional, in C: a NamedTuple's keywords cost more than the ranking's sort.
+        standing = (
+            place,
+            player,
+            _fraction_of_halves(-halves),
+            games,
+            -wins,
+            total_sum,
+            _fraction_of_halves(-mates),
+            provisional,
+            False,
         )
+        placed.append(make(Standing, standing))
     return placed

@@ -22,11 +22,13 @@ QUERIES = {
     "table page, 100 rounds, referee": 9,
     "raw SQL of the page's rows": 6,
     "table poll, unchanged (204)": 1,
-    "standings poll, unchanged (204)": 2,
+    # The standings' version of a public tournament, read by slug before anything is loaded.
+    "standings poll, unchanged (204)": 1,
     "GET /health/": 1,
     "standings": 2,
     "raw SQL of the finished seats": 1,
-    "standings page": 5,
+    # The tournament, its version and sessions: the standings' table is served as kept.
+    "standings page": 3,
     # Served from the cache: the access check and the version, nothing rendered. A table's
     # poll first asks its version alone (what makes the unchanged poll cheap), then loads it.
     "table poll, changed (cached)": 2,

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 from scoring.standings import (
     BY_AVERAGE,
     FinishedSeat,
     placement_points,
+    points_by_seat,
     ranked_standings,
     standings,
+    standings_of_results,
 )
 
 
@@ -187,3 +190,56 @@ def test_by_average_players_equal_on_every_average_share_the_place():
 
 def test_the_ranking_defaults_to_the_total():
     assert ranked_standings(late_day()) == standings(late_day())
+
+
+def by_definition(seats: list[FinishedSeat]) -> list[tuple]:
+    """The standings as the rules say them, the slow way: each seat's placement points,
+    summed per player; table-mates' points summed game by game; the order and shared
+    places as the module's docstring says."""
+    points = points_by_seat(seats)
+    players = {seat.player for seat in seats}
+    own = {p: sum(points[s] for s in seats if s.player == p) for p in players}
+    mates = {
+        p: sum(
+            own[other.player]
+            for seat in seats
+            if seat.player == p
+            for other in seats
+            if other.table == seat.table and other.player != p
+        )
+        for p in players
+    }
+    rows = []
+    for p in players:
+        mine = [seat for seat in seats if seat.player == p]
+        wins = sum(1 for seat in mine if seat.rank == 1)
+        total = sum(seat.total for seat in mine)
+        key = (-own[p], -wins, total, -mates[p])
+        provisional = any(seat.provisional for seat in mine)
+        rows.append((key, str(p), p, len(mine), wins, total, provisional))
+    rows.sort()
+    placed: list[tuple] = []
+    for index, (key, _, p, games, wins, total, provisional) in enumerate(rows, start=1):
+        place = index if index == 1 or key != rows[index - 2][0] else placed[-1][0]
+        placed.append((place, p, own[p], games, wins, total, mates[p], provisional, False))
+    return placed
+
+
+def test_the_standings_are_the_rules_counted_the_slow_way():
+    """The tally in half points, read by position, gives exactly what the definitions give,
+    ties, tables of every size and provisional games included."""
+    rng = random.Random(14)
+    for _ in range(30):
+        seats: list[FinishedSeat] = []
+        for number in range(rng.randint(1, 12)):
+            size = rng.randint(2, 8)
+            players = rng.sample(range(1, 41), size)
+            # Few distinct totals: ties at every rank.
+            totals = [rng.choice((0, 5, 12, 30, 51)) for _ in players]
+            seats += table(
+                number, 1, *zip(players, totals, strict=True), provisional=rng.random() < 0.3
+            )
+        expected = by_definition(seats)
+        assert [tuple(standing) for standing in standings(seats)] == expected
+        results = [(s.player, s.table, s.total, s.rank, s.provisional) for s in seats]
+        assert [tuple(standing) for standing in standings_of_results(results)] == expected

@@ -47,6 +47,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 
 pytestmark = pytest.mark.django_db
@@ -146,8 +147,9 @@ def snapshot(slug: str = "bk") -> dict:
     tournament = Tournament.objects.get(slug=slug)
     where = {"table__session__tournament": tournament}
 
-    def who(player: Player) -> tuple:
-        return (player.name, player.club.name if player.club else None, player.member_number)
+    def who(player: Player | StandingPlayer) -> tuple:
+        number = Player.objects.values_list("member_number", flat=True).get(pk=player.pk)
+        return (player.name, player.club.name if player.club else None, number)
 
     def ranking(session=None) -> list[tuple]:
         return [

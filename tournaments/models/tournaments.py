@@ -9,16 +9,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import operator
 import random
 import secrets
-from collections.abc import Iterable
-from datetime import datetime, timedelta
-from typing import Any
+from collections.abc import Hashable, Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, connections, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -110,6 +111,119 @@ def _player_id(player: object) -> int:
     """The standings' players are player ids."""
     assert isinstance(player, int), player
     return player
+
+
+@functools.cache
+def _version_sql(by: str, standing_only: bool) -> str:
+    """The statement of a tournament's live version, written once: building it with the ORM
+    on each poll costs more than running it. Its public tournament by `by` (id or slug,
+    the second parameter), whether its session of the number given first exists, its last
+    game change (only those touching the standings with `standing_only`: one row of an
+    index) and its sessions' count and last change."""
+    tournament, session, change = _quoted(
+        Tournament, Session, Tournament.game_changes.rel.related_model
+    )
+    public = "tn.is_public" if by == "slug" else "1 = 1"
+    standing = "AND c.standing " if standing_only else ""
+    return (
+        "SELECT COUNT(CASE WHEN s.number = %s THEN 1 END), "
+        f"(SELECT c.id FROM {change} c WHERE c.tournament_id = tn.id {standing}"
+        "ORDER BY c.id DESC LIMIT 1), "
+        "COUNT(s.id), MAX(s.changed_at) "
+        f"FROM {tournament} tn LEFT JOIN {session} s ON s.tournament_id = tn.id "
+        f"WHERE tn.{by} = %s AND {public} GROUP BY tn.id"
+    )
+
+
+def _version(change: int | None, sessions_made: int, sessions_at: datetime | str | None) -> str:
+    """The version of the statement's row: the last change, the sessions' count and last
+    change (to the microsecond, in UTC; SQLite gives it as the text it stores)."""
+    if isinstance(sessions_at, str):
+        sessions_at = datetime.fromisoformat(sessions_at)
+    elif sessions_at is not None and sessions_at.tzinfo is not None:
+        sessions_at = sessions_at.astimezone(UTC)
+    stamp = sessions_at.strftime("%Y%m%d%H%M%S%f") if sessions_at else "0"
+    return f"{change or 0}-{sessions_made}-{stamp}"
+
+
+class StandingClub(NamedTuple):
+    """A player's club as the standings show it."""
+
+    pk: int
+    name: str
+
+
+class StandingPlayer(NamedTuple):
+    """A player as the standings show them (the pages, PDFs, CSV, hall and API): the row
+    the database returns as it is, since a championship's 512 model instances cost more than
+    ranking them."""
+
+    pk: int
+    name: str
+    club_id: int | None
+    club_name: str | None
+    # They withdrew from the tournament.
+    withdrawn: bool
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    @property
+    def club(self) -> StandingClub | None:
+        return None if self.club_id is None else StandingClub(self.club_id, self.club_name or "")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+# A line of the standings: the player's standing and the player.
+StandingRow = tuple[standings.Standing, StandingPlayer]
+
+
+# Each row of the players' statement made a `StandingPlayer` in C (no call per row).
+_standing_player = functools.partial(tuple.__new__, StandingPlayer)
+_PK = operator.itemgetter(0)
+
+
+def _place_and_name(row: StandingRow) -> tuple[int, str]:
+    return row[0].place, row[1].name
+
+
+def _quoted(*models_: Any) -> tuple[str, ...]:
+    return tuple(connection.ops.quote_name(model._meta.db_table) for model in models_)
+
+
+# The standings' statements are written once each, as the table poll's are: the ORM would
+# build the same query again on each call, which costs more than running it.
+
+
+@functools.cache
+def _finished_seats_sql(among: str, with_session: bool) -> str:
+    """A tournament's finished seats, among its sessions as `among` says (the second
+    parameter): one session, one stage or all. Without the session's number (the standings
+    read none) the rows cost less to fetch."""
+    seat, table, session, game = _quoted(Seat, Table, Session, Table.game.related.related_model)
+    number = "s.number, " if with_session else ""
+    return (
+        f"SELECT st.player_id, st.table_id, {number}st.total, st.rank, g.signed_off_at IS NULL "
+        f"FROM {seat} st JOIN {table} t ON t.id = st.table_id "
+        f"JOIN {session} s ON s.id = t.session_id JOIN {game} g ON g.table_id = t.id "
+        f"WHERE s.tournament_id = %s AND g.finished AND {among}"
+    )
+
+
+@functools.cache
+def _standing_players_sql() -> str:
+    """Players by id (`%(ids)s`, filled in): id, name, club and whether they withdrew from
+    the tournament (the parameter)."""
+    player, club, registration = _quoted(Player, Club, Registration)
+    return (
+        "SELECT p.id, p.name, p.club_id, c.name, r.withdrawn_at IS NOT NULL "
+        f"FROM {player} p LEFT JOIN {club} c ON c.id = p.club_id "
+        f"LEFT JOIN {registration} r ON r.player_id = p.id AND r.tournament_id = %%s "
+        "WHERE p.id IN (%(ids)s)"
+    )
 
 
 class Tournament(models.Model):
@@ -326,91 +440,83 @@ class Tournament(models.Model):
     def finished_seats(
         self, session: Session | None = None, stage: str | None = None
     ) -> list[standings.FinishedSeat]:
-        """Every seat of a finished game (one query), for the standings.
-
-        Read as plain rows, straight into `FinishedSeat` tuples: no model instances and no
-        per-value conversion (whether the sheet is signed off is asked of the database, and
-        `provisional` is its boolean as the driver returns it: 0 or 1 on SQLite).
-        """
-        seats = Seat.objects.filter(table__session__tournament=self, table__game__finished=True)
-        if session is not None:
-            seats = seats.filter(table__session=session)
-        elif stage is not None:
-            seats = seats.filter(table__session__stage=stage)
-        # In no order (the standings order them): no join for the seats' default ordering.
-        rows = seats.order_by().values_list(
-            "player_id",
-            "table_id",
-            "table__session__number",
-            "total",
-            # A finished game ranks every seat.
-            "rank",
-            models.ExpressionWrapper(
-                Q(table__game__signed_off_at__isnull=True), output_field=models.BooleanField()
-            ),
+        """Every seat of a finished game (one query), for the standings, as `FinishedSeat`
+        tuples."""
+        return list(
+            map(
+                functools.partial(tuple.__new__, standings.FinishedSeat),
+                self._finished_rows(session, stage, with_session=True),
+            )
         )
-        sql, params = rows.query.sql_with_params()
-        with connections[rows.db].cursor() as cursor:
-            cursor.execute(sql, params)
-            # Each row as the tuple it is, typed (tuple.__new__ in C: no call per row).
-            rows_read = cursor.fetchall()
-        return list(map(functools.partial(tuple.__new__, standings.FinishedSeat), rows_read))
 
-    def standings(self, session: Session | None = None) -> list[tuple[standings.Standing, Player]]:
+    def _finished_rows(
+        self, session: Session | None, stage: str | None, *, with_session: bool = False
+    ) -> list[Any]:
+        """The finished seats as the database returns them: `FinishedSeat`'s columns, or
+        without the session the standings' `SeatResult`s. No model instances and no per-value
+        conversion (whether the sheet is signed off is asked of the database, and
+        `provisional` is its boolean as the driver returns it: 0 or 1 on SQLite)."""
+        param: object
+        if session is not None:
+            among, param = "s.id = %s", session.pk
+        elif stage is not None:
+            among, param = "s.stage = %s", stage
+        else:
+            among, param = "%s IS NULL", None
+        with connection.cursor() as cursor:
+            cursor.execute(_finished_seats_sql(among, with_session), [self.pk, param])
+            return cursor.fetchall()
+
+    def standings(self, session: Session | None = None) -> list[StandingRow]:
         """The standings, overall or of one session, with each player (two queries).
 
         Overall, they are the qualifying sessions' (a final's game is not one more game of
         the same kind: `final_standings` places its players above the rest)."""
         stage = Session.Stage.QUALIFYING if self.has_final else None
-        ranking = standings.standings(self.finished_seats(session, stage))
-        # Whether each player withdrew, asked with the players (no query more).
-        players = (
-            Player.objects.select_related("club")
-            .annotate(
-                withdrawn=models.Exists(
-                    Registration.objects.filter(
-                        tournament=self, player=models.OuterRef("pk"), withdrawn_at__isnull=False
-                    )
-                )
-            )
-            .in_bulk([s.player for s in ranking])
-        )
-        ranking = standings.ranked(
-            ranking,
-            by=self.ranking,
-            withdrawn={pk for pk, player in players.items() if player.withdrawn},
-        )
-        return sorted(
-            ((standing, players[standing.player]) for standing in ranking),
-            key=lambda row: (row[0].place, row[1].name),
-        )
+        ranking = standings.standings_of_results(self._finished_rows(session, stage))
+        players = self.standing_players([standing.player for standing in ranking])
+        withdrawn = {pk for pk, player in players.items() if player.withdrawn}
+        if withdrawn or self.ranking != standings.BY_TOTAL:
+            ranking = standings.ranked(ranking, by=self.ranking, withdrawn=withdrawn)
+        # By place, then name (the ranking is by place already: few rows move).
+        rows = [(standing, players[standing.player]) for standing in ranking]
+        rows.sort(key=_place_and_name)
+        return rows
+
+    def standing_players(self, ids: Iterable[Hashable]) -> dict[Hashable, StandingPlayer]:
+        """The players of these ids as the standings show them, by id (one query)."""
+        # The ids (numbers read from the database) are written into the statement: one
+        # statement whatever their count (SQLite limits the parameters), bound for nothing.
+        listed = ", ".join(str(int(pk)) for pk in ids)  # type: ignore[call-overload]
+        with connection.cursor() as cursor:
+            cursor.execute(_standing_players_sql() % {"ids": listed or "NULL"}, [self.pk])
+            players = list(map(_standing_player, cursor.fetchall()))
+        return dict(zip(map(_PK, players), players, strict=True))
 
     def live_version(self, finished_games_only: bool = False) -> str:
-        """Changes whenever a game or a session of the tournament does (two cheap queries).
+        """Changes whenever a game or a session of the tournament does (one cheap query).
 
         The standings only move when a game finishes or a finished game changes: with
         `finished_games_only`, rounds of games still being played leave the version alone,
         so the hall's standings polls keep getting 204 while the tables play.
         """
-        # The audit log's last entry of the tournament (every change of a game writes one, with
-        # the tournament and whether it touched a finished game: an indexed lookup of one row),
-        # and the sessions' last change: one query.
-        changes = self.game_changes.all()
-        if finished_games_only:
-            changes = changes.filter(standing=True)
-        row = (
-            Tournament.objects.filter(pk=self.pk)
-            .annotate(
-                change=models.Subquery(changes.order_by("-pk").values("pk")[:1]),
-                sessions_at=models.Max("sessions__changed_at"),
-                sessions_made=models.Count("sessions"),
-            )
-            .values_list("change", "sessions_at", "sessions_made")
-            .get()
-        )
-        change, sessions_at, sessions_made = row
-        stamp = sessions_at.strftime("%Y%m%d%H%M%S%f") if sessions_at else "0"
-        return f"{change or 0}-{sessions_made}-{stamp}"
+        with connection.cursor() as cursor:
+            cursor.execute(_version_sql("id", finished_games_only), [None, self.pk])
+            row = cursor.fetchone()
+        return _version(*row[1:]) if row else "0-0-0"
+
+    @classmethod
+    def public_standings_version(cls, slug: str, number: int | None = None) -> str | None:
+        """The standings' version (`live_version(finished_games_only=True)`) of a public
+        tournament, and of its session `number` if given, read by slug before anything is
+        loaded: the hall's unchanged polls answer 204 from it alone. None for a private
+        tournament, or no such tournament or session: the caller takes the access check."""
+        with connection.cursor() as cursor:
+            cursor.execute(_version_sql("slug", True), [number, slug])
+            row = cursor.fetchone()
+        if row is None or (number is not None and not row[0]):
+            return None
+        return _version(*row[1:])
 
     def save_with_director(self, user) -> None:
         """Save a new tournament with `user` as its director, in one transaction."""
@@ -482,14 +588,17 @@ class Tournament(models.Model):
         seated = tuple(tuple(map(_player_id, table)) for table in tables)
         return Draw(seated, 0, seating.count_repeat_meetings(seated, met))
 
-    def final_standings(self) -> list[tuple[finals.FinalStanding, Player]] | None:
+    def final_standings(
+        self, qualifying: Iterable[StandingRow] | None = None
+    ) -> list[tuple[finals.FinalStanding, StandingPlayer]] | None:
         """The standings with the final's players first (scoring.finals); None while the
         tournament has no final session. Until every final game is over, the qualifying
-        places stand, provisional."""
+        places stand, provisional. `qualifying`: the overall `standings()`, if the caller
+        has them already."""
         final = self.final_session() if self.has_final else None
         if final is None:
             return None
-        qualifying = self.standings()
+        qualifying = self.standings() if qualifying is None else list(qualifying)
         seats = list(
             Seat.objects.filter(table__session=final).values_list(
                 "player_id", "table_id", "table__number", "rank", "total", "table__game__finished"
@@ -507,9 +616,10 @@ class Tournament(models.Model):
             CarryOver(self.final_carry_over),
             finished=bool(seats) and all(row[5] for row in seats),
         )
-        players: dict[Any, Player] = {player.pk: player for _, player in qualifying}
+        players: dict[Any, StandingPlayer] = {player.pk: player for _, player in qualifying}
         missing = [row.player for row in ranking if row.player not in players]
-        players.update(Player.objects.select_related("club").in_bulk(missing))
+        if missing:
+            players.update(self.standing_players(missing))
         return [(row, players[row.player]) for row in ranking]
 
     def open_final(self) -> Session:

@@ -7,6 +7,8 @@ from typing import Any
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
 from scoring import rules
@@ -97,13 +99,23 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    version = None
+    if request.htmx and "since" in request.GET:
+        # A hall's phone polling a public tournament: the version alone, read by slug before
+        # anything is loaded, answers the unchanged poll. A private tournament's (None) takes
+        # the access check below.
+        version = Tournament.public_standings_version(slug, number)
+        if version is not None and unchanged(request, version):
+            return HttpResponse(status=204)
     tournament = get_tournament_for_viewer(request, slug)
     session = None
     if number is not None:
         session = get_object_or_404(tournament.sessions, number=number)
-    version = tournament.live_version(finished_games_only=True)
-    if unchanged(request, version):
-        return HttpResponse(status=204)
+    if version is None:
+        version = tournament.live_version(finished_games_only=True)
+        if unchanged(request, version):
+            return HttpResponse(status=204)
+    parts = (number, *_live_parts(tournament, version))
 
     def render_live() -> HttpResponse:
         return _render_live(
@@ -114,9 +126,7 @@ def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = Non
                 "tournament": tournament,
                 "session": session,
                 "sessions": tournament.sessions.exclude(status=Session.Status.PLANNED),
-                "rows": tournament.standings(session),
-                # With a final, the overall standings put its players first.
-                "final": tournament.final_standings() if session is None else None,
+                "standings_table": _standings_table(request, tournament, session, parts),
                 "scheme": texts.scheme(tournament.ranking),
                 "order": texts.tie_break_order(tournament.ranking),
                 "version": version,
@@ -124,8 +134,29 @@ def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = Non
         )
 
     if request.htmx:
-        return caching.fragment(request, _live_parts(tournament, version), render_live)
+        return caching.fragment(request, parts, render_live)
     return render_live()
+
+
+def _standings_table(
+    request: HtmxHttpRequest, tournament: Tournament, session: Session | None, parts: tuple
+) -> SafeString:
+    """The standings' tables as kept for `parts` (caching.part): computed only when they are
+    rendered, once per version, language and page (overall or a session's)."""
+    rows = SimpleLazyObject(lambda: tournament.standings(session))
+    return caching.part(
+        request,
+        "tournaments/_standings_table.html",
+        parts,
+        {
+            "tournament": tournament,
+            "rows": rows,
+            # With a final, the overall standings put its players first.
+            "final": SimpleLazyObject(
+                lambda: None if session is not None else tournament.final_standings(rows)
+            ),
+        },
+    )
 
 
 def _live_parts(tournament: Tournament, version: str) -> tuple[object, ...]:
