@@ -13,7 +13,7 @@ tournament's rounds CSV reads tens of thousands of hands through here.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -242,28 +242,67 @@ class GameSheet:
             f'<td class="out" title="{conditional_escape(gettext("out of the game"))}"></td>'
         )
         went_out = f' <span class="went-out">{letters[Mark.OUT]}</span>'
+        # A cell's opening by its mark, escaped and translated once rather than per cell.
+        opening: dict[Mark | None, str] = {
+            mark: f'\n        <td class="{conditional_escape(mark)}">'
+            f'<span class="points">{letters[mark]} '
+            for mark in Mark
+        }
+        opening[None] = '\n        <td class=""><span class="points">'
         rows = []
         for row in self.rows:
             cells = []
             for cell in row.cells:
-                if cell.out:
+                if cell.hand_total is None:  # out of the game
                     cells.append(f"\n        {out_cell}\n        ")
                     continue
-                mark = cell.mark
-                running = f"{cell.arrived} → {cell.total}" if cell.reduction else str(cell.total)
+                total = cell.total
+                running = f"{total + cell.reduction} → {total}" if cell.reduction else total
                 cells.append(
-                    f'\n        <td class="{conditional_escape(mark or "")}">'
-                    f'<span class="points">{f"{letters[mark]} " if mark else ""}+{cell.points}'
+                    f"{opening[cell.mark]}+{cell.points}"
                     f'</span>\n          <span class="running">{running}</span>'
                     f"{went_out if cell.went_out else ''}</td>\n        "
                 )
             rows.append(mark_safe("".join(cells)))  # noqa: S308 - every value escaped above
         return tuple(rows)
 
-    @property
-    def rows_with_cells(self) -> list[tuple[Row, SafeString]]:
-        """(row, its cells' markup) for the table page."""
-        return list(zip(self.rows, self.cells_html, strict=True))
+    def rows_html(self, correct_url: Callable[[int], str] | None = None) -> SafeString:
+        """The sheet's rows (`<tr>`s) as the table page shows them, in the active language;
+        with `correct_url` (a round's number → its correction page), each round's number
+        links to its correction, as the referee's page has it.
+
+        Made here rather than by the template for the same reason as `cells_html`: each row's
+        link, label and flag cost the template engine a tag or two per row, which a long
+        game's page paid a hundred times over; their words are translated once here.
+        """
+        flags = {
+            kind: f'<span class="flag" title="{conditional_escape(title)}">'
+            f"{conditional_escape(texts.mark_letter(mark))}</span>"
+            for kind, title, mark in (
+                (rules.RoundKind.FALSE_YANIV, gettext("false Yaniv"), Mark.FALSE),
+                (rules.RoundKind.ASSAF, gettext("Assaf"), Mark.ASSAF),
+                (rules.RoundKind.EMPTY_HAND, gettext("emptied hand"), Mark.EMPTY),
+            )
+        }
+        correct_label = gettext("Correct round %(number)s")
+        rows = []
+        for row, cells in zip(self.rows, self.cells_html, strict=True):
+            number = row.number
+            if correct_url is None:
+                head = str(number)
+            else:
+                url = conditional_escape(correct_url(number))
+                label = conditional_escape(correct_label % {"number": number})
+                head = (
+                    f'<a href="{url}" hx-get="{url}" hx-target="#correction-panel"'
+                    f' title="{label}" aria-label="{label}">{number}&nbsp;✎</a>'
+                )
+            rows.append(
+                f'\n      <tr class="{row.kind}" data-round="{number}">'
+                f'\n        <th scope="row" class="round-no">{head}{flags.get(row.kind, "")}</th>'
+                f"\n        {cells}\n      </tr>\n    "
+            )
+        return mark_safe("".join(rows))  # noqa: S308 - every value escaped above
 
     def engine_game(self, up_to: int | None = None) -> rules.Game:
         """The game as the engine takes it; with `up_to`, only its first rounds."""

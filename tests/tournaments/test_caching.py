@@ -160,39 +160,58 @@ def test_a_private_tournaments_fragment_is_served_only_after_the_access_check(
         assert who.get(url, {"since": "old"}, headers=HTMX).status_code == 404
 
 
-def test_followers_share_the_table_sheet(client, finished_table, referee, renders):
+@pytest.fixture
+def table_renders(monkeypatch) -> Calls:
+    """How often the table page's sheet, forms and history were built: a part of the page
+    served as kept builds none (tournaments/views/tables.py)."""
+    from tournaments.views import tables
+
+    calls = Calls(tables._live_values)
+    monkeypatch.setattr(tables, "_live_values", calls)
+    return calls
+
+
+def test_followers_share_the_table_sheet(client, finished_table, referee, table_renders):
     first = sheet_poll(client, finished_table)
     client.force_login(make_user("a-follower"))
     second = sheet_poll(client, finished_table)
     assert first.status_code == second.status_code == 200
-    assert renders == ["tournaments/table.html#sheet"] and second.content == first.content
-    # The referee's own sheet has what only they see (account names): never kept, never
+    assert table_renders.count == 1 and second.content == first.content
+    # The referee's own sheet has what only they see (account names): kept apart, never
     # served to them from the followers' copy.
     referees = Client()
     referees.force_login(referee)
     own = sheet_poll(referees, finished_table)
-    assert len(renders) == 2 and own.content != first.content
+    assert table_renders.count == 2 and own.content != first.content
     assert referee.username in own.content.decode()
     assert referee.username not in first.content.decode()
 
 
-def test_a_referees_sheet_is_rendered_every_time(referee_client, table, referee, renders):
+def test_a_referees_sheet_is_kept_for_the_referees_view_alone(
+    client, referee_client, table, referee, table_renders
+):
     record(table.game, referee, SMALL)
     first = sheet_poll(referee_client, table)
     sheet_poll(referee_client, table)
     assert 'id="game-state"' in first.content.decode()
-    assert renders == ["tournaments/table.html#sheet"] * 2
+    assert table_renders.count == 1
+    followers = sheet_poll(client, table)
+    assert 'id="game-state"' not in followers.content.decode()
+    assert table_renders.count == 2
 
 
-def test_a_table_codes_sheet_is_never_kept(client, tournament, renders):
+def test_a_table_codes_sheet_is_kept_for_that_code_alone(client, tournament, table_renders):
     tournament.entry = Tournament.Entry.TABLE_CODES
     tournament.save(update_fields=["entry"])
-    code = TableCode.issue(make_table(tournament=tournament)).code
+    code_table = make_table(tournament=tournament)
+    code = TableCode.issue(code_table).code
     url = reverse("codes:detail", args=[code])
     first = client.get(url, {"part": "sheet", "since": "old"}, headers=HTMX)
     client.get(url, {"part": "sheet", "since": "old"}, headers=HTMX)
-    assert first.status_code == 200
-    assert renders == ["tournaments/table.html#sheet"] * 2
+    assert first.status_code == 200 and table_renders.count == 1
+    assert f"/c/{code}/" in first.content.decode()
+    followers = sheet_poll(Client(), code_table)
+    assert code not in followers.content.decode() and table_renders.count == 2
 
 
 def test_a_fragment_that_used_a_csrf_token_or_set_a_cookie_is_not_kept():

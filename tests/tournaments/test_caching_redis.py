@@ -22,11 +22,12 @@ from tests.tournaments.test_caching import (  # noqa: F401 - the same tests, on 
     finished_table,
     renders,
     standings_poll,
+    table_renders,
     test_a_fragment_that_used_a_csrf_token_or_set_a_cookie_is_not_kept,
     test_a_new_version_renders_the_fragment_afresh,
     test_a_pdf_of_a_changed_game_or_tournament_is_rendered_afresh,
     test_a_private_tournaments_fragment_is_served_only_after_the_access_check,
-    test_a_referees_sheet_is_rendered_every_time,
+    test_a_referees_sheet_is_kept_for_the_referees_view_alone,
     test_a_second_request_for_an_unchanged_pdf_renders_nothing,
     test_a_second_standings_poll_renders_nothing,
     test_beyond_the_bound_a_render_is_answered_503_with_retry_after,
@@ -35,6 +36,13 @@ from tests.tournaments.test_caching import (  # noqa: F401 - the same tests, on 
     test_languages_are_kept_apart,
     test_the_sheet_pdf_with_account_names_is_kept_apart,
     test_the_tournament_pages_live_part_is_kept_by_version,
+)
+from tests.tournaments.test_table_page import (  # noqa: F401 - the table page's, on Redis
+    built,
+    played,
+    test_a_follower_never_gets_the_referees_kept_page,
+    test_the_clock_is_drawn_fresh_on_a_kept_page,
+    test_two_phones_of_the_referee_share_the_page_each_with_its_own_token,
 )
 from tournaments import caching
 

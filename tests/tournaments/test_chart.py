@@ -39,3 +39,16 @@ def test_progression_svg_escapes_names():
     record(table.game, None, {"hands": {"<script>x</script>": 1, "B&B": 9}, "yaniv": "B&B"})
     svg = svg_of(table)
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "B&amp;B" in svg
+
+
+def test_the_web_chart_is_drawn_without_reportlab(played, monkeypatch):
+    """The table page's chart is our own SVG: reportlab draws only the PDF's."""
+    from tournaments import chart
+
+    def refused(*args, **kwargs):
+        raise AssertionError("reportlab drew the web chart")
+
+    for name in ("Drawing", "LinePlot", "LineLegend", "LineSwatch", "String"):
+        monkeypatch.setattr(chart, name, refused)
+    monkeypatch.setattr(chart.pdfmetrics, "stringWidth", refused)
+    assert svg_of(played).startswith("<svg")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import timedelta
-from typing import Any
+from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any, NamedTuple, cast
 from urllib.parse import urlsplit
 
 from django import forms
@@ -16,7 +17,9 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -41,6 +44,7 @@ from tournaments.forms import (
 from tournaments.models import (
     AlreadyApplied,
     Dispute,
+    Game,
     GameChange,
     RoundConflict,
     Session,
@@ -99,6 +103,52 @@ def _follower(request: HtmxHttpRequest, table: Table) -> bool:
     return not access.can_referee(user, table) and not access.can_see_names(user, table)
 
 
+# The session clock's places in the table page's parts (`_part`): it is drawn fresh for each
+# request, never kept, for it carries the server's time of drawing (static/js/clock.js).
+CLOCK = "<!--session-clock-->"
+CLOCK_OOB = "<!--session-clock-oob-->"
+
+
+class _Later:
+    """The values of the table page built on first use, once: a part of the page served as
+    kept (`_part`) uses none of them, so a kept page loads no sheet, forms or history.
+
+    The context holds `partial(later.get, name)`: the template engine calls a callable it
+    finds in the context (Django's documented rule), so the values are built when a part is
+    rendered, not when it is served."""
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build = build
+        self._values: dict[str, Any] | None = None
+
+    def get(self, name: str) -> Any:
+        if self._values is None:
+            self._values = self._build()
+        return self._values[name]
+
+    def context(self, names: Iterable[str]) -> dict[str, Any]:
+        return {name: partial(self.get, name) for name in names}
+
+
+# The names `_Later` builds for the table page (`_live_values`).
+LIVE_VALUES = (
+    "sheet",
+    "sheet_rows",
+    "chart",
+    "decks",
+    "ruleset",
+    "form",
+    "confirmations",
+    "disputes",
+    "dispute_round",
+    "dispute_form",
+    "history",
+    "history_count",
+    "device_state",
+    "device_texts",
+)
+
+
 def _live_context(
     request: HtmxHttpRequest,
     table: Table,
@@ -106,44 +156,99 @@ def _live_context(
     message: str = "",
     code: str | None = None,
 ) -> dict[str, Any]:
+    """The table page's context for this viewer: who they are at once (the key of a kept
+    part), what the page shows on first use (`_Later`)."""
     game = table.game
-    sheet = GameSheet.load(game)
-    entrant = _entrant(request, table, code)
-    editable = entrant is not None
+    editable = _entrant(request, table, code) is not None
     show_names = code is None and access.can_see_names(request.user, table)
-    if form is None and editable and not game.finished:
-        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
+    ns = "codes" if code is not None else "tables"
+    key: str | int = code if code is not None else table.pk
+    is_director = code is None and access.can_direct(request.user, table.session.tournament)
+    later = _Later(lambda: _live_values(table, form, editable, is_director, show_names, ns, key))
     return {
         "table": table,
         "tournament": table.session.tournament,
         "game": game,
-        "sheet": sheet,
-        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - reportlab's SVG, escaped
-        "decks": sheet.ruleset.decks(len(sheet.seats)),
-        "ruleset": sheet.ruleset,
-        # A refused form stays on screen with its entries, even after the end.
-        "form": form if form is not None and (form.is_bound or not game.finished) else None,
         "editable": editable,
-        "is_director": code is None and access.can_direct(request.user, table.session.tournament),
+        "is_director": is_director,
         # The table page by account (tables:) or by table code (codes:), with the same views.
-        "ns": "codes" if code is not None else "tables",
-        "key": code if code is not None else table.pk,
+        "ns": ns,
+        "key": key,
         "by_code": code is not None,
-        "confirmations": _confirmations(sheet),
-        "disputes": list(game.disputes.all()[:20]),
-        "dispute_form": DisputeForm(sheet),
         "message": message,
         "poll_seconds": poll_seconds(),
         # The session clock's state as the sheet's poll sends it back (`table_detail`).
         "clock_token": table.session.clock(table).token,
         # Followers see the sheet; account names stay with the people running the table.
         "show_names": show_names,
-        "changes": _history(game.changes.select_related("user")[:50], table, show_names),
-        "reason_form": ReasonForm(initial={"version": game.version}),
+        "clock": mark_safe(CLOCK),  # noqa: S308 - a constant
+        "clock_oob": mark_safe(CLOCK_OOB),  # noqa: S308 - a constant
+        "later": later,
+        **later.context(LIVE_VALUES),
+    }
+
+
+def _live_values(
+    table: Table,
+    form: RoundForm | None,
+    editable: bool,
+    is_director: bool,
+    show_names: bool,
+    ns: str,
+    key: str | int,
+) -> dict[str, Any]:
+    """What the table page shows: the sheet and what is made of it (`_Later`)."""
+    game = table.game
+    sheet = GameSheet.load(game)
+    if form is None and editable and not game.finished:
+        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
+    changes = _changes(game)
+    return {
+        "sheet": sheet,
+        "sheet_rows": sheet.rows_html(_round_url(ns, "correct", key) if editable else None),
+        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - our SVG, escaped there
+        "decks": sheet.ruleset.decks(len(sheet.seats)),
+        "ruleset": sheet.ruleset,
+        # A refused form stays on screen with its entries, even after the end.
+        "form": form if form is not None and (form.is_bound or not game.finished) else None,
+        "confirmations": _confirmations(sheet),
+        "disputes": list(game.disputes.all()[:20]),
+        # "Something's wrong?" is for the people at the table and the directors.
+        "dispute_round": _dispute_round(sheet) if editable or is_director else None,
+        "dispute_form": DisputeForm(sheet) if editable or is_director else None,
+        "history": _history(changes, table, show_names),
+        "history_count": len(changes),
         # The device's copy of the game and the words it needs offline (editable pages).
         "device_state": _device_state(sheet) if editable else None,
         "device_texts": _device_texts(sheet.ruleset.name) if editable else None,
     }
+
+
+def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
+    """A round's page of `view` by its number, the address reversed once for every round."""
+    # Reversed with a stand-in number, cut where the number goes.
+    head, _, tail = reverse(f"{ns}:{view}", args=[key, _ROUND_STAND_IN]).rpartition(
+        str(_ROUND_STAND_IN)
+    )
+    return lambda number: f"{head}{number}{tail}"
+
+
+_ROUND_STAND_IN = 987654321
+
+
+def _dispute_round(sheet: GameSheet) -> SafeString:
+    """The "Something's wrong" form's round choice, as Django draws `DisputeForm`'s round
+    field (a test holds the two equal), written here: Django draws each option with a
+    template of its own, a hundred in a long game."""
+    whole = conditional_escape(gettext("the whole sheet"))
+    options = "".join(
+        f'\n  <option value="{number}">{number}</option>\n'
+        for number in (row.number for row in sheet.rows)
+    )
+    return mark_safe(  # noqa: S308 - numbers and an escaped text
+        f'<select name="round" id="id_round">\n  <option value="" selected>{whole}</option>\n'
+        f"{options}\n</select>"
+    )
 
 
 def _confirmations(sheet: GameSheet) -> dict[str, Any] | None:
@@ -251,19 +356,128 @@ def _device_texts(ruleset: str) -> dict[str, Any]:
     }
 
 
-def _history(
-    changes: Iterable[GameChange], table: Table, show_names: bool
-) -> list[tuple[GameChange, str]]:
-    """The last changes, each with who made it as this viewer may read it."""
-    return [(change, _who(change, table, show_names)) for change in changes]
+class _Change(NamedTuple):
+    """A line of the page's history, read as plain values (no model instances)."""
+
+    action: str
+    round_number: int | None
+    user_id: int | None
+    username: str | None
+    at: datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    reason: str
 
 
-def _who(change: GameChange, table: Table, show_names: bool) -> str:
-    if show_names:
-        return (change.user.get_username() if change.user else "") or gettext("someone")
-    if change.user_id == table.referee_id:
-        return gettext("the referee")
-    return gettext("a director")
+def _changes(game: Game) -> list[_Change]:
+    """The game's last fifty changes, newest first."""
+    rows = game.changes.values_list(
+        "action", "round_number", "user_id", "user__username", "at", "before", "after", "reason"
+    )[:50]
+    return [_Change._make(row) for row in rows]
+
+
+def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> SafeString:
+    """The last changes as the page's history lists them, each with who made it as this
+    viewer may read it: written here rather than by the template, which took a tag per
+    line and a translation per tag, fifty times over."""
+    someone, referee, director = gettext("someone"), gettext("the referee"), gettext("a director")
+    with_round = gettext("%(who)s %(action)s round %(number)s")
+    without_round = gettext("%(who)s %(action)s")
+    reason_text = gettext(": “%(reason)s”")
+    before_text, after_text = gettext("before: %(entries)s"), gettext("after: %(entries)s")
+    actions = {value: conditional_escape(label) for value, label in GameChange.Action.choices}
+    lines = []
+    for change in changes:
+        if show_names:
+            who = change.username or someone
+        else:
+            who = referee if change.user_id == table.referee_id else director
+        words = {"who": conditional_escape(who), "action": actions[change.action]}
+        if change.round_number:
+            line = with_round % {**words, "number": change.round_number}
+        else:
+            line = without_round % words
+        if change.reason:
+            line += reason_text % {"reason": conditional_escape(change.reason)}
+        before = after = ""
+        if change.before:
+            entries = conditional_escape(describe_entries(change.before))
+            before = f'<div class="entries">{before_text % {"entries": entries}}</div>'
+        if change.after and change.action != GameChange.Action.RECORD:
+            entries = conditional_escape(describe_entries(change.after))
+            after = f'<div class="entries">{after_text % {"entries": entries}}</div>'
+        at = localtime(change.at)
+        lines.append(
+            f'\n      <li><time datetime="{at.strftime("%Y-%m-%dT%H:%M:%S%z")}">'
+            f"{at.strftime('%H:%M:%S')}</time>\n        {line}\n        {before}\n        {after}"
+            "\n      </li>\n      "
+        )
+    return mark_safe("".join(lines))  # noqa: S308 - every value escaped above
+
+
+def _part(
+    request: HtmxHttpRequest,
+    name: str,
+    context: dict[str, Any],
+    kept: Iterable[object] | None = None,
+) -> str:
+    """A part of the table page (`name`: content, live or sheet) with the session clock
+    drawn in: kept by `kept` (what makes it differ: version, viewer, …), else rendered."""
+    template = f"tournaments/table.html#{name}"
+    html: str
+    if kept is not None:
+        html = caching.part(request, template, kept, context)
+    else:
+        html = render_to_string(template, context, request)
+    table = context["table"]
+    for place, oob in ((CLOCK, False), (CLOCK_OOB, True)):
+        if place in html:
+            clock = render_to_string(
+                "tournaments/_clock.html",
+                {
+                    "session": table.session,
+                    "table": table,
+                    # The sheet only if the clock asks (after the limit, unfinished).
+                    "sheet": _ClockSheet(context["later"]),
+                    "oob": oob,
+                },
+            )
+            html = html.replace(place, clock)
+    return html
+
+
+class _ClockSheet:
+    """The sheet as the session clock reads it (the rounds recorded after the limit): loaded
+    only if the clock asks, which a kept page's clock does only once the time is up."""
+
+    def __init__(self, later: _Later) -> None:
+        self._later = later
+
+    @property
+    def stored_rounds(self) -> tuple[Any, ...]:
+        return cast(GameSheet, self._later.get("sheet")).stored_rounds
+
+
+def _kept(table: Table, context: dict[str, Any]) -> tuple[object, ...]:
+    """What a kept part of the table page is kept by: the game's version, the session's
+    state and clock, the tournament's settings, and what the viewer may see and do there
+    (a follower, a referee, a director, a table code: never one's part to another)."""
+    session = table.session
+    return (
+        table.pk,
+        table.game.version,
+        table.referee_id,
+        session.changed_at,
+        context["clock_token"],
+        caching.stamp(session.tournament),
+        context["poll_seconds"],
+        context["editable"],
+        context["is_director"],
+        context["show_names"],
+        context["ns"],
+        context["key"],
+    )
 
 
 def _render_live(
@@ -274,12 +488,21 @@ def _render_live(
     status: int = 200,
     conflict: dict[str, Any] | None = None,
     code: str | None = None,
+    keep: bool = False,
 ) -> HttpResponse:
+    """The table page, or its live part for htmx; `keep`: a plain GET's, kept by version and
+    viewer (`_kept`) — never one with a message, a conflict or a refused form."""
     context = {**_live_context(request, table, form, message, code), "conflict": conflict}
-    template = "tournaments/table.html"
+    kept = _kept(table, context) if keep else None
     if request.htmx:
-        template += "#live"
-    return render(request, template, context, status=status)
+        return HttpResponse(_part(request, "live", context, kept), status=status)
+    shell = {
+        "table": table,
+        "tournament": context["tournament"],
+        "editable": context["editable"],
+        "content": mark_safe(_part(request, "content", context, kept)),  # noqa: S308 - rendered
+    }
+    return render(request, "tournaments/table.html", shell, status=status)
 
 
 @require_GET
@@ -316,16 +539,14 @@ def table_detail(
                     caching.stamp(table.session.tournament),
                     poll_seconds(),
                 ),
-                lambda: render(
-                    request,
-                    "tournaments/table.html#sheet",
-                    _live_context(request, table, code=code),
+                lambda: HttpResponse(
+                    _part(request, "sheet", _live_context(request, table, code=code))
                 ),
             )
         # The sheet alone: a referee's entry form, being typed in, stays as it is.
         context = _live_context(request, table, code=code)
-        return render(request, "tournaments/table.html#sheet", context)
-    return _render_live(request, table, code=code)
+        return HttpResponse(_part(request, "sheet", context, _kept(table, context)))
+    return _render_live(request, table, code=code, keep=True)
 
 
 @require_POST
