@@ -183,7 +183,8 @@ StandingRow = tuple[standings.Standing, StandingPlayer]
 
 # Each row of the players' statement made a `StandingPlayer` in C (no call per row).
 _standing_player = functools.partial(tuple.__new__, StandingPlayer)
-_PK = operator.itemgetter(0)
+_PK = _PLACE = operator.itemgetter(0)
+_PLAYER = operator.itemgetter(1)
 
 
 def _place_and_name(row: StandingRow) -> tuple[int, str]:
@@ -474,20 +475,22 @@ class Tournament(models.Model):
         the same kind: `final_standings` places its players above the rest)."""
         stage = Session.Stage.QUALIFYING if self.has_final else None
         ranking = standings.standings_of_results(self._finished_rows(session, stage))
-        players = self.standing_players([standing.player for standing in ranking])
-        withdrawn = {pk for pk, player in players.items() if player.withdrawn}
+        players = self.standing_players(map(_PLAYER, ranking))
+        withdrawn = {player.pk for player in players.values() if player.withdrawn}
         if withdrawn or self.ranking != standings.BY_TOTAL:
             ranking = standings.ranked(ranking, by=self.ranking, withdrawn=withdrawn)
-        # By place, then name (the ranking is by place already: few rows move).
-        rows = [(standing, players[standing.player]) for standing in ranking]
-        rows.sort(key=_place_and_name)
+        # Each standing with its player, in C (a championship has 512).
+        rows = list(zip(ranking, map(players.__getitem__, map(_PLAYER, ranking)), strict=True))
+        # By place, then name: the ranking is by place already, its shared places by id.
+        if len(set(map(_PLACE, ranking))) < len(ranking):
+            rows.sort(key=_place_and_name)
         return rows
 
     def standing_players(self, ids: Iterable[Hashable]) -> dict[Hashable, StandingPlayer]:
         """The players of these ids as the standings show them, by id (one query)."""
         # The ids (numbers read from the database) are written into the statement: one
         # statement whatever their count (SQLite limits the parameters), bound for nothing.
-        listed = ", ".join(str(int(pk)) for pk in ids)  # type: ignore[call-overload]
+        listed = ", ".join(map(str, map(int, ids)))  # type: ignore[arg-type]
         with connection.cursor() as cursor:
             cursor.execute(_standing_players_sql() % {"ids": listed or "NULL"}, [self.pk])
             players = list(map(_standing_player, cursor.fetchall()))

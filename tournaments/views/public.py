@@ -100,12 +100,14 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = None) -> HttpResponse:
     version = None
-    if request.htmx and "since" in request.GET:
+    # An htmx poll (the header read as it came: `request.htmx` would build every header).
+    since = request.GET.get("since") if request.META.get("HTTP_HX_REQUEST") == "true" else None
+    if since is not None:
         # A hall's phone polling a public tournament: the version alone, read by slug before
         # anything is loaded, answers the unchanged poll. A private tournament's (None) takes
         # the access check below.
         version = Tournament.public_standings_version(slug, number)
-        if version is not None and unchanged(request, version):
+        if version == since:
             return HttpResponse(status=204)
     tournament = get_tournament_for_viewer(request, slug)
     session = None
