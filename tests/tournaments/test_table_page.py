@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.tournaments.test_caching import Calls
+from tournaments.clock import AtTimeLimit
 from tournaments.forms import DisputeForm
 from tournaments.models import Round, TableCode, Tournament
 from tournaments.sheets import GameSheet
@@ -206,6 +207,25 @@ def test_the_clock_is_drawn_fresh_on_a_kept_page(client, played, monkeypatch, bu
         assert '<span class="clock-time" role="timer"' in html
     assert built.count == 1
     assert int(shown[1]) - int(shown[0]) == 10 * 60 * 1000
+
+
+def test_after_the_limit_a_kept_page_counts_the_rounds_played_since(client, played, built):
+    tournament = played.session.tournament
+    tournament.at_time_limit = AtTimeLimit.LAST_ROUND
+    tournament.save(update_fields=["at_time_limit"])
+    session = played.session
+    started = timezone.now() - datetime.timedelta(minutes=10)
+    session.time_limit, session.clock_started_at = 1, started
+    session.save(update_fields=["time_limit", "clock_started_at"])
+    finish = "Time is up: finish the round being played, then play one last round."
+    for _ in range(2):
+        assert finish in page(client, played)
+    assert built.count == 1
+    # Round 2 entered after the limit, the version unchanged: the kept page's clock reads
+    # the rounds' times afresh, without building the page's values.
+    played.game.rounds.filter(number=2).update(entered_at=timezone.now())
+    assert "Last round: the game ends at the time limit" in page(client, played)
+    assert built.count == 1
 
 
 def test_an_answer_with_a_message_or_a_refused_form_is_never_kept(referee_client, played, built):

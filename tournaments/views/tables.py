@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, NamedTuple, cast
 from urllib.parse import urlsplit
 
@@ -46,6 +46,7 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
+    Round,
     RoundConflict,
     Session,
     SheetChanged,
@@ -120,6 +121,10 @@ class _Later:
     def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
         self._build = build
         self._values: dict[str, Any] | None = None
+
+    @property
+    def built(self) -> bool:
+        return self._values is not None
 
     def get(self, name: str) -> Any:
         if self._values is None:
@@ -439,7 +444,7 @@ def _part(
                     "session": table.session,
                     "table": table,
                     # The sheet only if the clock asks (after the limit, unfinished).
-                    "sheet": _ClockSheet(context["later"]),
+                    "sheet": _ClockSheet(context["later"], table.game),
                     "oob": oob,
                 },
             )
@@ -448,15 +453,18 @@ def _part(
 
 
 class _ClockSheet:
-    """The sheet as the session clock reads it (the rounds recorded after the limit): loaded
-    only if the clock asks, which a kept page's clock does only once the time is up."""
+    """The sheet as the session clock reads it (the rounds recorded after the limit, once
+    the time is up on an unfinished game): the page's own sheet if it was built, else the
+    rounds' times alone (one query), not the whole page's values a kept page does without."""
 
-    def __init__(self, later: _Later) -> None:
-        self._later = later
+    def __init__(self, later: _Later, game: Game) -> None:
+        self._later, self._game = later, game
 
-    @property
-    def stored_rounds(self) -> tuple[Any, ...]:
-        return cast(GameSheet, self._later.get("sheet")).stored_rounds
+    @cached_property
+    def stored_rounds(self) -> Sequence[Any]:
+        if self._later.built:
+            return cast(GameSheet, self._later.get("sheet")).stored_rounds
+        return list(Round.objects.filter(game=self._game).only("entered_at"))
 
 
 def _kept(table: Table, context: dict[str, Any]) -> tuple[object, ...]:
