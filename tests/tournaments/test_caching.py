@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.core.cache import cache
 from django.http import HttpResponse
-from django.middleware.csrf import _unmask_cipher_token as unmask
+from django.middleware.csrf import _unmask_cipher_token as unmask  # type: ignore[attr-defined]
 from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 from django.urls import reverse
