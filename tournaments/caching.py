@@ -25,8 +25,8 @@ twice:
 Keys hold the kind of answer, the language, the parts the caller names (the URL's path, the
 version, what else the answer shows) and the site's generation: a digest of the templates,
 catalogues and code, so that a deploy never serves the markup of the previous one. Entries
-expire after `FRAGMENT_SECONDS` / `DOWNLOAD_SECONDS` in any case (a player renamed, which no
-version counts, shows within that time).
+expire after `FRAGMENT_SECONDS` / `DOWNLOAD_SECONDS` in any case. A player renamed is counted
+by the versions of their sessions (`Player.save`).
 """
 
 from __future__ import annotations

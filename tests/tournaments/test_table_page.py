@@ -355,3 +355,20 @@ def test_the_history_escapes_and_times_its_lines(client, played, referee):
     # (PostgreSQL's jsonb keeps the hands in an order of its own.)
     before = found(r'<div class="entries">before: ([^<]*)</div>', html)
     assert sorted(before.split(", ")) == ["Ann 9 (Yaniv)", "Bart 2", "Chris 8", "Dirk 5"]
+
+
+def test_a_player_renamed_shows_at_once_on_the_kept_page_and_the_standings(
+    client, table, referee, tournament
+):
+    """No game counts a name: correcting one moves the versions of the sessions the player
+    sits in, so the kept page and the standings' kept table are drawn anew."""
+    dirk_45 = {"hands": {"Ann": 0, "Bart": 1, "Chris": 9, "Dirk": 45}, "yaniv": "Ann"}
+    record(table.game, referee, *[dirk_45] * 4)  # Dirk above 150: the game is over
+    standings_url = reverse("public:standings", args=[tournament.slug])
+    assert "Ann" in page(client, table)
+    assert "Ann" in client.get(standings_url).content.decode()
+    ann = table.seats.get(position=1).player
+    ann.name = "Anneke"
+    ann.save()
+    assert "Anneke" in page(client, table)
+    assert "Anneke" in client.get(standings_url).content.decode()

@@ -90,7 +90,21 @@ class Player(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.name = clean_name(self.name)
-        super().save(*args, **kwargs)
+        if self._state.adding:
+            super().save(*args, **kwargs)
+            return
+        with transaction.atomic():
+            super().save(*args, **kwargs)
+            self._shown_anew()
+
+    def _shown_anew(self) -> None:
+        """A name or club corrected shows at once: the sessions this player sits in and the
+        sessions of the tournaments they are registered in change, and with them the
+        versions the pages, their polls and their kept parts go by (no game counts a name)."""
+        session_model = apps.get_model("tournaments", "Session")
+        session_model.objects.filter(
+            Q(tables__seats__player=self) | Q(tournament__registrations__player=self)
+        ).update(changed_at=timezone.now())
 
     @classmethod
     def search(cls, text: str) -> models.QuerySet[Player]:
