@@ -4,7 +4,7 @@ Builds its own data in the configured database (SQLite or PostgreSQL): a running
 tournament with a referee's table to submit to, a table for the floor's bare writes and a
 table whose game has 100 rounds (recorded as a referee records them, with their audit log),
 and a finished championship of `--players` × `--sessions` for the standings. Then it measures
-every figure and its floor interleaved, round after round (`--repeat` times, the order rotated
+every figure and its floor interleaved, round after round (`--repeat` times, the order shuffled
 each round), and prints the medians side by side:
 
 - **round submission**: a referee's round posted to `tables:sync` through the whole stack
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         try:
             probes = world.probes()
             count_queries(probes)
-            measure(probes, options.repeat)
+            measure(probes, options.repeat, rng)
             missed = report(probes)
         finally:
             if not options.keep:
@@ -483,11 +483,16 @@ def count_queries(probes: Sequence[Probe]) -> None:
             raise BenchError(f"{probe.name}: {problem}")
 
 
-def measure(probes: Sequence[Probe], repeat: int) -> None:
-    """Every probe once a round, `repeat` rounds, starting one further each round."""
-    for index in range(repeat):
-        start = index % len(probes)
-        for probe in [*probes[start:], *probes[:start]]:
+def measure(probes: Sequence[Probe], repeat: int, rng: random.Random) -> None:
+    """Every probe once a round, `repeat` rounds, in an order shuffled each round.
+
+    Shuffled, not rotated: a small request right after a big one finds the processor's
+    caches full of the big one's work, and in a rotation each probe always follows the same
+    one, so a probe and its floor would be measured after different neighbours."""
+    order = list(probes)
+    for _ in range(repeat):
+        rng.shuffle(order)
+        for probe in order:
             started = time.perf_counter()
             answer = probe.run()
             probe.seconds.append(time.perf_counter() - started)

@@ -517,7 +517,8 @@ def _render_live(
 def table_detail(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
-    since = request.GET.get("since") if request.htmx else None
+    # An htmx poll (the header read as it came: `request.htmx` would build every header).
+    since = request.GET.get("since") if request.META.get("HTTP_HX_REQUEST") == "true" else None
     if since is not None and code is None and table_id is not None:
         # The hall's phones polling a public table: one narrow query, no table loaded.
         current = access.public_table_poll(table_id)
