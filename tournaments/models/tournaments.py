@@ -457,15 +457,17 @@ class Tournament(models.Model):
         without the session the standings' `SeatResult`s. No model instances and no per-value
         conversion (whether the sheet is signed off is asked of the database, and
         `provisional` is its boolean as the driver returns it: 0 or 1 on SQLite)."""
-        param: object
+        params: list[object] = [self.pk]
         if session is not None:
-            among, param = "s.id = %s", session.pk
+            among = "s.id = %s"
+            params.append(session.pk)
         elif stage is not None:
-            among, param = "s.stage = %s", stage
+            among = "s.stage = %s"
+            params.append(stage)
         else:
-            among, param = "%s IS NULL", None
+            among = "1 = 1"
         with connection.cursor() as cursor:
-            cursor.execute(_finished_seats_sql(among, with_session), [self.pk, param])
+            cursor.execute(_finished_seats_sql(among, with_session), params)
             return cursor.fetchall()
 
     def standings(self, session: Session | None = None) -> list[StandingRow]:
