@@ -31,8 +31,11 @@ def post_worker_init(worker: Any) -> None:
         return taken
 
     def logged_release() -> None:
-        release()
+        # Logged while the slot is still held (as "start" is logged once it is taken): a
+        # worker descheduled between releasing and logging would otherwise seem to overlap
+        # the next render, which took the slot in between.
         event("end")
+        release()
 
     bound.acquire = logged_acquire  # type: ignore[method-assign]
     bound.release = logged_release  # type: ignore[method-assign]
