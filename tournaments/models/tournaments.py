@@ -457,7 +457,7 @@ class Tournament(models.Model):
         without the session the standings' `SeatResult`s. No model instances and no per-value
         conversion (whether the sheet is signed off is asked of the database, and
         `provisional` is its boolean as the driver returns it: 0 or 1 on SQLite)."""
-        params: list[object] = [self.pk]
+        params: list[int | str] = [self.pk]
         if session is not None:
             among = "s.id = %s"
             params.append(session.pk)
