@@ -253,11 +253,10 @@ class GameSheet:
         for row in self.rows:
             cells = []
             for cell in row.cells:
-                if cell.hand_total is None:  # out of the game
+                if cell.out:
                     cells.append(f"\n        {out_cell}\n        ")
                     continue
-                total = cell.total
-                running = f"{total + cell.reduction} → {total}" if cell.reduction else total
+                running = f"{cell.arrived} → {cell.total}" if cell.reduction else cell.total
                 cells.append(
                     f"{opening[cell.mark]}+{cell.points}"
                     f'</span>\n          <span class="running">{running}</span>'
