@@ -114,19 +114,21 @@ def _player_id(player: object) -> int:
 
 
 @functools.cache
-def _version_sql(by: str, standing_only: bool) -> str:
+def _version_sql(by: str, standing_only: bool, of_session: bool = False) -> str:
     """The statement of a tournament's live version, written once: building it with the ORM
-    on each poll costs more than running it. Its public tournament by `by` (id or slug,
-    the second parameter), whether its session of the number given first exists, its last
-    game change (only those touching the standings with `standing_only`: one row of an
-    index) and its sessions' count and last change."""
+    on each poll costs more than running it. Its public tournament by `by` (id or slug, the
+    last parameter), with `of_session` whether its session of the number given first exists
+    (else 1), its last game change (only those touching the standings with `standing_only`:
+    one row of an index) and its sessions' count and last change."""
     tournament, session, change = _quoted(
         Tournament, Session, Tournament.game_changes.rel.related_model
     )
     public = "tn.is_public" if by == "slug" else "1 = 1"
     standing = "AND c.standing " if standing_only else ""
+    # No session asked, no parameter for it: a bare NULL parameter has no type to bind.
+    has_session = "COUNT(CASE WHEN s.number = %s THEN 1 END)" if of_session else "1"
     return (
-        "SELECT COUNT(CASE WHEN s.number = %s THEN 1 END), "
+        f"SELECT {has_session}, "
         f"(SELECT c.id FROM {change} c WHERE c.tournament_id = tn.id {standing}"
         "ORDER BY c.id DESC LIMIT 1), "
         "COUNT(s.id), MAX(s.changed_at) "
@@ -506,7 +508,7 @@ class Tournament(models.Model):
         so the hall's standings polls keep getting 204 while the tables play.
         """
         with connection.cursor() as cursor:
-            cursor.execute(_version_sql("id", finished_games_only), [None, self.pk])
+            cursor.execute(_version_sql("id", finished_games_only), [self.pk])
             row = cursor.fetchone()
         return _version(*row[1:]) if row else "0-0-0"
 
@@ -517,9 +519,12 @@ class Tournament(models.Model):
         loaded: the hall's unchanged polls answer 204 from it alone. None for a private
         tournament, or no such tournament or session: the caller takes the access check."""
         with connection.cursor() as cursor:
-            cursor.execute(_version_sql("slug", True), [number, slug])
+            if number is None:
+                cursor.execute(_version_sql("slug", True), [slug])
+            else:
+                cursor.execute(_version_sql("slug", True, of_session=True), [number, slug])
             row = cursor.fetchone()
-        if row is None or (number is not None and not row[0]):
+        if row is None or not row[0]:
             return None
         return _version(*row[1:])
 
