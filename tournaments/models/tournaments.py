@@ -114,27 +114,43 @@ def _player_id(player: object) -> int:
 
 
 @functools.cache
-def _version_sql(by: str, standing_only: bool, of_session: bool = False) -> str:
+def _version_sql() -> str:
     """The statement of a tournament's live version, written once: building it with the ORM
-    on each poll costs more than running it. Its public tournament by `by` (id or slug, the
-    last parameter), with `of_session` whether its session of the number given first exists
-    (else 1), its last game change (only those touching the standings with `standing_only`:
-    one row of an index) and its sessions' count and last change."""
+    on each poll costs more than running it. Its last game change (one row of an index) and
+    its sessions' count and last change, by the tournament's id."""
     tournament, session, change = _quoted(
         Tournament, Session, Tournament.game_changes.rel.related_model
     )
-    public = "tn.is_public" if by == "slug" else "1 = 1"
-    standing = "AND c.standing " if standing_only else ""
-    # No session asked, no parameter for it: a bare NULL parameter has no type to bind.
-    has_session = "COUNT(CASE WHEN s.number = %s THEN 1 END)" if of_session else "1"
     return (
-        f"SELECT {has_session}, "
-        f"(SELECT c.id FROM {change} c WHERE c.tournament_id = tn.id {standing}"
+        f"SELECT (SELECT c.id FROM {change} c WHERE c.tournament_id = tn.id "
         "ORDER BY c.id DESC LIMIT 1), "
         "COUNT(s.id), MAX(s.changed_at) "
         f"FROM {tournament} tn LEFT JOIN {session} s ON s.tournament_id = tn.id "
-        f"WHERE tn.{by} = %s AND {public} GROUP BY tn.id"
+        "WHERE tn.id = %s GROUP BY tn.id"
     )
+
+
+@functools.cache
+def _standings_version_sql(of_session: bool) -> str:
+    """The statement of a public tournament's standings' version by slug, written once: one
+    row of the slug's index, and with `of_session` one of the sessions' (tournament, number)
+    index to tell whether the session of the number given second exists."""
+    tournament, session = _quoted(Tournament, Session)
+    has_session = (
+        f" AND EXISTS (SELECT 1 FROM {session} s WHERE s.tournament_id = tn.id AND s.number = %s)"
+        if of_session
+        else ""
+    )
+    return (
+        f"SELECT tn.standings_version FROM {tournament} tn "
+        f"WHERE tn.slug = %s AND tn.is_public{has_session}"
+    )
+
+
+def _standings_start() -> int:
+    """A new tournament's first standings' version: a random number, so that no two
+    tournaments share a version, even in a rebuilt database (the cache outlives it)."""
+    return secrets.randbits(48)
 
 
 def _version(change: int | None, sessions_made: int, sessions_at: datetime | str | None) -> str:
@@ -352,6 +368,10 @@ class Tournament(models.Model):
     )
     # Options of the engine (Ruleset.with_options) on top of the preset, e.g. {"yaniv_limit": 7}.
     rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    # The standings' version, moved on by the database itself (the triggers of migration
+    # 0017) with every change of a session and every game change that touches the standings:
+    # the hall's unchanged standings poll reads one row. No save writes it (`save`).
+    standings_version = models.PositiveBigIntegerField(default=_standings_start, editable=False)
     # The final (scoring.finals): the top of the standings after the qualifying sessions.
     final_players = models.PositiveSmallIntegerField(
         _("players in the final"),
@@ -413,6 +433,20 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The database moves the standings' version: an instance read before a game finished
+        # must not write its older number back (a version shown twice for different standings).
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            deferred = self.get_deferred_fields()
+            kwargs["update_fields"] = [
+                field.attname
+                for field in self._meta.concrete_fields
+                if not field.primary_key
+                and field.attname not in deferred
+                and field.attname != "standings_version"
+            ]
+        super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
@@ -504,13 +538,21 @@ class Tournament(models.Model):
         """Changes whenever a game or a session of the tournament does (one cheap query).
 
         The standings only move when a game finishes or a finished game changes: with
-        `finished_games_only`, rounds of games still being played leave the version alone,
-        so the hall's standings polls keep getting 204 while the tables play.
+        `finished_games_only`, the standings' version (`standings_version`, read anew), which
+        rounds of games still being played leave alone, so the hall's standings polls keep
+        getting 204 while the tables play.
         """
+        if finished_games_only:
+            version = (
+                Tournament.objects.filter(pk=self.pk)
+                .values_list("standings_version", flat=True)
+                .first()
+            )
+            return str(version or 0)
         with connection.cursor() as cursor:
-            cursor.execute(_version_sql("id", finished_games_only), [self.pk])
+            cursor.execute(_version_sql(), [self.pk])
             row = cursor.fetchone()
-        return _version(*row[1:]) if row else "0-0-0"
+        return _version(*row) if row else "0-0-0"
 
     @classmethod
     def public_standings_version(cls, slug: str, number: int | None = None) -> str | None:
@@ -520,13 +562,11 @@ class Tournament(models.Model):
         tournament, or no such tournament or session: the caller takes the access check."""
         with connection.cursor() as cursor:
             if number is None:
-                cursor.execute(_version_sql("slug", True), [slug])
+                cursor.execute(_standings_version_sql(False), [slug])
             else:
-                cursor.execute(_version_sql("slug", True, of_session=True), [number, slug])
+                cursor.execute(_standings_version_sql(True), [slug, number])
             row = cursor.fetchone()
-        if row is None or not row[0]:
-            return None
-        return _version(*row[1:])
+        return None if row is None else str(row[0])
 
     def save_with_director(self, user) -> None:
         """Save a new tournament with `user` as its director, in one transaction."""
