@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from tests.factories import make_table, make_user
 from tournaments.models import Tournament
-from yaniv_club.logs import JsonFormatter
+from yaniv_club.logs import AnsweredUnavailable, JsonFormatter
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCTION = {
@@ -118,6 +118,29 @@ def test_json_logs_carry_the_extra_fields():
     line = json.loads(JsonFormatter().format(record))
     assert line["message"] == "POST /x/" and line["user"] == "ref"
     assert line["level"] == "INFO" and line["logger"] == "yaniv_club.writes"
+
+
+@pytest.mark.django_db
+def test_a_503_the_site_chose_is_logged_as_a_warning_and_a_500_as_an_error(
+    client, monkeypatch, caplog
+):
+    from django.db import connection
+
+    def down():
+        raise OperationalError("connection refused")
+
+    with monkeypatch.context() as patch, caplog.at_level(logging.INFO, logger="django.request"):
+        patch.setattr(connection, "cursor", down)
+        assert client.get(reverse("health")).status_code == 503
+    (unavailable,) = [r for r in caplog.records if r.name == "django.request"]
+    assert (unavailable.levelname, unavailable.status_code) == ("WARNING", 503)
+    assert json.loads(JsonFormatter().format(unavailable))["level"] == "WARNING"
+    # Anything else the site fails at stays an error.
+    caplog.clear()
+    broken = logging.makeLogRecord({"name": "django.request", "levelno": logging.ERROR})
+    broken.status_code = 500
+    AnsweredUnavailable().filter(broken)
+    assert broken.levelno == logging.ERROR
 
 
 @pytest.mark.django_db

@@ -275,6 +275,8 @@ LOGGING = {
             "formatter": os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json"),
         }
     },
+    "filters": {"answered_unavailable": {"()": "yaniv_club.logs.AnsweredUnavailable"}},
+    "loggers": {"django.request": {"filters": ["answered_unavailable"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
