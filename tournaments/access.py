@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournaments.clock import clock_state
+from tournaments.compiled import Compiled
 from tournaments.models import Game, HallScreen, Season, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
@@ -226,12 +227,24 @@ class Entrant:
         return self.code if self.code is not None else self.user
 
 
+# The table as every table view checks it, with its session, tournament, game and referee:
+# compiled once (the ORM would build the same query again on each round's submission, and
+# building it costs more than running it).
+_TABLE = Compiled(
+    lambda pk: Table.objects.select_related("session__tournament", "game", "referee").filter(
+        pk=pk
+    ),
+    0,
+)
+
+
 def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Table:
     if code is not None:
         return find_code(request, code).table
-    table = get_object_or_404(
-        Table.objects.select_related("session__tournament", "game", "referee"), pk=table_id
-    )
+    found = _TABLE.fetch(table_id)
+    if not found:
+        raise Http404("No such table.")
+    table = found[0]
     if not can_view(request.user, table.session.tournament):
         raise Http404("No such table.")
     return table

@@ -26,6 +26,7 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock
+from tournaments.compiled import Compiled
 from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
 
 logger = logging.getLogger(__name__)
@@ -171,6 +172,21 @@ def _save_standing(seats: Sequence[Seat]) -> None:
             "SET total = %s, rank = %s, out_after = %s WHERE id = %s",
             [(seat.total, seat.rank, seat.out_after, seat.pk) for seat in seats],
         )
+
+
+# A game's seats clockwise with their players and the game, locked, compiled once: the ORM
+# would build the same query again on each round's submission, at more cost than running it.
+_LOCKED_SEATS = Compiled(
+    lambda game: (
+        # The game row and the seats: other tables of the session go on meanwhile.
+        Seat.objects.select_for_update(of=("self", "table__game"))
+        .select_related("player", "table__game")
+        # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
+        .filter(table__game=game)
+        .order_by("position")
+    ),
+    0,
+)
 
 
 class Game(models.Model):
@@ -645,14 +661,7 @@ class Game(models.Model):
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
         """The game and its seats clockwise (with players), both locked, in one query."""
-        seats = list(
-            # The game row and the seats: other tables of the session go on meanwhile.
-            Seat.objects.select_for_update(of=("self", "table__game"))
-            .select_related("player", "table__game")
-            # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
-            .filter(table__game=self.pk)
-            .order_by("position")
-        )
+        seats = _LOCKED_SEATS.fetch(self.pk)
         if not seats:
             raise GameError("player_count", "players", low=2, high=8)
         game = seats[0].table.game
