@@ -74,8 +74,18 @@ class SessionOut(Schema):
     finished_games: int
 
 
+class TournamentSeasonOut(Schema):
+    slug: str
+    name: str
+    coefficient: float = Field(description="The tournament's season points are multiplied by it.")
+    page: str = Field(description="The season's standings page on this site.")
+
+
 class TournamentDetail(TournamentOut):
     sessions: list[SessionOut]
+    seasons: list[TournamentSeasonOut] = Field(
+        description="The public seasons that count the tournament, the newest first."
+    )
 
 
 class SeatOut(Schema):

@@ -8,6 +8,7 @@ number of sessions, tables, rounds or players.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any, Literal
 
 from django.db.models import Count, Q
@@ -31,7 +32,7 @@ from api.http import (
 from api.schemas import SessionOut, StandingsOut, TableOut, TournamentDetail, TournamentOut
 from scoring.records import game_to_record
 from tournaments import caching
-from tournaments.models import Club, Game, Player, Session, Tournament
+from tournaments.models import Club, Game, Player, SeasonTournament, Session, Tournament
 from tournaments.sheets import GameSheet
 
 router = Router(tags=["tournaments"])
@@ -144,13 +145,37 @@ def tournament_detail(
     request: HttpRequest, response: HttpResponse, slug: Slug, if_none_match: IfNoneMatch = None
 ) -> Any:
     tournament = listed.tournament(slug)
+    # A season counting it moves no version of the tournament's: its rows are in the ETag.
+    seasons = _seasons_of(tournament)
     unchanged = not_modified(
-        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
+        request, response, if_none_match, tournament.live_version(), *_shown(tournament), seasons
     )
     if unchanged:
         return unchanged
     sessions = [_session_out(session) for session in _sessions(tournament)]
-    return {**tournament_out(tournament), "sessions": sessions}
+    return {
+        **tournament_out(tournament),
+        "sessions": sessions,
+        "seasons": [
+            {
+                "slug": season,
+                "name": name,
+                "coefficient": float(coefficient),
+                "page": reverse("public:season", args=[season]),
+            }
+            for season, name, coefficient in seasons
+        ],
+    }
+
+
+def _seasons_of(tournament: Tournament) -> list[tuple[str, str, Decimal]]:
+    """The listed seasons counting the tournament, the newest first: slug, name and its
+    coefficient there (one query)."""
+    return list(
+        SeasonTournament.objects.filter(tournament=tournament, season__in=listed.seasons())
+        .order_by("-season__created_at", "season__name")
+        .values_list("season__slug", "season__name", "coefficient")
+    )
 
 
 @router.get(

@@ -10,6 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import ANN, BART, CHRIS, EVA, hands, make_user, record, seat
+from tests.season_factories import make_season
 from tournaments.archive import tournament_to_data
 from tournaments.models import Club, Player, Registration, Session, Tournament
 
@@ -57,7 +58,32 @@ def test_a_tournament_says_what_it_is_and_how_its_games_are_scored(api, world):
             {"number": 2, "status": "running", "tables": 2, "finished_games": 0},
             {"number": 3, "status": "planned", "tables": 0, "finished_games": 0},
         ],
+        "seasons": [
+            {
+                "slug": "flanders-2027",
+                "name": "Flanders ranking 2027",
+                "coefficient": 1.5,
+                "page": "/seasons/flanders-2027/",
+            }
+        ],
     }
+
+
+def test_a_tournament_names_the_public_seasons_that_count_it(api, world):
+    bk = world.championship
+    first = api.get(f"{V1}/tournaments/bk")
+    make_season(bk, name="Private ladder", slug="private", is_public=False)
+    make_season(bk, coefficients=["2"], name="Ranking 2027", slug="ranking-2027")
+    # Counted in a season: the same tournament, a new answer (its ETag moves).
+    again = api.get(f"{V1}/tournaments/bk", headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
+    assert [
+        (season["slug"], season["coefficient"], season["page"])
+        for season in again.json()["seasons"]
+    ] == [
+        ("ranking-2027", 2.0, "/seasons/ranking-2027/"),
+        ("flanders-2027", 1.5, "/seasons/flanders-2027/"),
+    ]
 
 
 def test_names_are_written_as_they_are_in_utf_8(api, world):
