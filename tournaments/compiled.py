@@ -1,18 +1,20 @@
-"""ORM queries compiled once per process, then run with new parameters.
+"""Statements written once per process, then run with new values: the busiest requests' own.
 
-A select_related query's SQL costs more to build than to run on the busiest requests (a
-round's submission: the access check's table and the game's locked seats, issue 14). A
-`Compiled` query is written by the ORM once, and its rows still come back as the ORM's:
-the same converters, the same model instances with their related objects.
+Building a statement with the ORM costs more than running it on a round's submission (issue
+14): the access check's table, the game's locked seats, the round, its hands, the seats'
+totals, the game's state and the audit log. A `Select` is a query the ORM compiles once, whose
+rows come back as the ORM's (the same converters, the same instances with their related
+objects); an `Insert` or an `Update` writes a model's columns, each value prepared by its
+field as the ORM prepares it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from django.db import connections, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import query
 
 # How Django's own ModelIterable fills a row's related objects (not in the stubs).
@@ -33,7 +35,7 @@ class _Statement:
     converters: list[tuple[int, list[Any], Any]]
 
 
-class Compiled(Generic[M]):
+class Select(Generic[M]):
     """The query `build(*params)` makes, compiled on its first run on each database.
 
     `sample` are parameters to compile with, each different: the compiled statement must
@@ -74,7 +76,7 @@ class Compiled(Generic[M]):
             ],
         )
 
-    def fetch(self, *params: Any, using: str = "default") -> list[M]:
+    def fetch(self, *params: Any, using: str = DEFAULT_DB_ALIAS) -> list[M]:
         """The query's instances for these parameters (one query)."""
         statement = self._statement(using)
         connection = connections[using]
@@ -94,3 +96,104 @@ class Compiled(Generic[M]):
                 populator.populate(row, instance)
             found.append(instance)
         return found
+
+
+def _fields(model: type[models.Model], names: Sequence[str]) -> list[Any]:
+    fields = [model._meta.get_field(name) for name in names]
+    for field in fields:
+        # A value written as more than a plain parameter (binary, arrays, ranges): the ORM's.
+        if hasattr(field, "get_placeholder"):
+            raise ValueError(f"{field} is not written as a plain parameter")
+    return fields
+
+
+class Insert(Generic[M]):
+    """New rows of `model` (every column but the id), in one statement written once per
+    database and number of rows; their ids are read back (RETURNING) and set on them."""
+
+    def __init__(self, model: type[M]) -> None:
+        self._model = model
+        self._fields = _fields(
+            model,
+            [
+                field.name
+                for field in model._meta.local_concrete_fields
+                if not field.primary_key and not field.generated
+            ],
+        )
+        self._statements: dict[tuple[str, int], str] = {}
+
+    def _statement(self, using: str, count: int) -> str:
+        sql = self._statements.get((using, count))
+        if sql is None:
+            quote = connections[using].ops.quote_name
+            row = f"({', '.join(['%s'] * len(self._fields))})"
+            sql = self._statements[using, count] = (
+                f"INSERT INTO {quote(self._model._meta.db_table)} "
+                f"({', '.join(quote(field.column) for field in self._fields)}) "
+                f"VALUES {', '.join([row] * count)} "
+                f"RETURNING {quote(self._model._meta.pk.column)}"
+            )
+        return sql
+
+    def __call__(self, rows: Sequence[M], *, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        if not connection.features.can_return_rows_from_bulk_insert:
+            # A database without INSERT … RETURNING of many rows: the ORM's way.
+            self._model._default_manager.db_manager(using).bulk_create(rows)
+            return
+        # As the ORM saves a new row: each field's pre_save (auto_now_add), then its value
+        # as the database takes it.
+        values = [
+            field.get_db_prep_save(field.pre_save(row, True), connection)
+            for row in rows
+            for field in self._fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(self._statement(using, len(rows)), values)
+            ids = cursor.fetchall()
+        for row, (pk,) in zip(rows, ids, strict=True):
+            row.pk = pk
+            row._state.adding = False
+            row._state.db = using
+
+
+class Update(Generic[M]):
+    """Columns `fields` of rows of `model`, written by id, with one statement written once per
+    database (run once for each row)."""
+
+    def __init__(self, model: type[M], *fields: str) -> None:
+        self._model = model
+        self._fields = _fields(model, fields)
+        self._statements: dict[str, str] = {}
+
+    def _statement(self, using: str) -> str:
+        sql = self._statements.get(using)
+        if sql is None:
+            quote = connections[using].ops.quote_name
+            sql = self._statements[using] = (
+                f"UPDATE {quote(self._model._meta.db_table)} "
+                f"SET {', '.join(f'{quote(field.column)} = %s' for field in self._fields)} "
+                f"WHERE {quote(self._model._meta.pk.column)} = %s"
+            )
+        return sql
+
+    def __call__(self, rows: Sequence[M], *, using: str = DEFAULT_DB_ALIAS) -> None:
+        connection = connections[using]
+        # As the ORM saves a row: each field's pre_save (auto_now), then its value as the
+        # database takes it.
+        values = [
+            [
+                *(
+                    field.get_db_prep_save(field.pre_save(row, False), connection)
+                    for field in self._fields
+                ),
+                row.pk,
+            ]
+            for row in rows
+        ]
+        with connection.cursor() as cursor:
+            if len(values) == 1:
+                cursor.execute(self._statement(using), values[0])
+            else:
+                cursor.executemany(self._statement(using), values)

@@ -17,7 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, connections, models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
@@ -26,7 +26,7 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock
-from tournaments.compiled import Compiled
+from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
 
 logger = logging.getLogger(__name__)
@@ -165,18 +165,13 @@ def _save_standing(seats: Sequence[Seat]) -> None:
     `bulk_update` writes the same rows with a CASE per column, whose building cost a
     quarter of a round's submission (issue 14); the database's work is the same.
     """
-    connection = connections[Seat.objects.db]
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {connection.ops.quote_name(Seat._meta.db_table)} "  # noqa: S608 - the model's table
-            "SET total = %s, rank = %s, out_after = %s WHERE id = %s",
-            [(seat.total, seat.rank, seat.out_after, seat.pk) for seat in seats],
-        )
+    _SEATS_STANDING(seats)
 
 
-# A game's seats clockwise with their players and the game, locked, compiled once: the ORM
-# would build the same query again on each round's submission, at more cost than running it.
-_LOCKED_SEATS = Compiled(
+# A round's submission's statements, written once: the ORM would build each again on every
+# round, at more cost than running it (issue 14).
+# The game's seats clockwise with their players and the game, locked.
+_LOCKED_SEATS = Select(
     lambda game: (
         # The game row and the seats: other tables of the session go on meanwhile.
         Seat.objects.select_for_update(of=("self", "table__game"))
@@ -187,6 +182,7 @@ _LOCKED_SEATS = Compiled(
     ),
     0,
 )
+_SEATS_STANDING = Update(Seat, "total", "rank", "out_after")
 
 
 class Game(models.Model):
@@ -354,7 +350,7 @@ class Game(models.Model):
             ruleset,
             out=tuple(out_in_round),
         )
-        stored = Round.objects.create(
+        stored = Round(
             game=self,
             number=number,
             kind=scored.kind.value,
@@ -363,18 +359,21 @@ class Game(models.Model):
             entered_by=_user(by),
             entered_at=entered_at or timezone.now(),
         )
-        Hand.objects.bulk_create(
-            Hand(
-                round=stored,
-                seat=by_label[label],
-                hand_total=hand,
-                along=label in entries.along,
-                points=scored.points[label],
-                reduction=scored.reductions.get(label, 0),
-                total=scored.totals[label],
-            )
-            # A player who is out (elimination) has no hand.
-            for label, hand in entries.hands.items()
+        _NEW_ROUND([stored])
+        _NEW_HANDS(
+            [
+                Hand(
+                    round=stored,
+                    seat=by_label[label],
+                    hand_total=hand,
+                    along=label in entries.along,
+                    points=scored.points[label],
+                    reduction=scored.reductions.get(label, 0),
+                    total=scored.totals[label],
+                )
+                # A player who is out (elimination) has no hand.
+                for label, hand in entries.hands.items()
+            ]
         )
         out_in_round.update(dict.fromkeys(scored.eliminated, number))
         ranking = rules.rank(players, scored.totals, out_in_round if ruleset.eliminates else None)
@@ -392,15 +391,7 @@ class Game(models.Model):
             self.finished, self.finished_at = True, timezone.now()
             self.ended_at_time_limit = True
         self.version += 1
-        self.save(
-            update_fields=[
-                "round_count",
-                "finished",
-                "finished_at",
-                "ended_at_time_limit",
-                "version",
-            ]
-        )
+        _GAME_STATE([self])
         self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
         if self.ended_at_time_limit:
             rule = self.table.session.tournament.at_time_limit
@@ -769,7 +760,7 @@ class Game(models.Model):
         client_id: UUID | None = None,
     ) -> None:
         user = _user(by)
-        GameChange.objects.create(
+        change = GameChange(
             game=self,
             tournament_id=self.table.session.tournament_id,
             # The standings move when a game finishes, or when a finished one changes.
@@ -784,6 +775,7 @@ class Game(models.Model):
             reason=reason,
             version=self.version,
         )
+        _NEW_CHANGE([change])
         logger.info(
             "game change: %s round=%s table=%s by=%s version=%s",
             action,
@@ -1019,6 +1011,15 @@ class GameChange(models.Model):
     @property
     def after_text(self) -> str:
         return describe_entries(self.after)
+
+
+# The rows a round's submission writes (see `_LOCKED_SEATS`).
+_NEW_ROUND = Insert(Round)
+_NEW_HANDS = Insert(Hand)
+_GAME_STATE = Update(
+    Game, "round_count", "finished", "finished_at", "ended_at_time_limit", "version"
+)
+_NEW_CHANGE = Insert(GameChange)
 
 
 def describe_entries(record: dict | None) -> str:
