@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tournaments.clock import clock_state
-from tournaments.compiled import Compiled
+from tournaments.compiled import Select
 from tournaments.models import Game, HallScreen, Season, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
@@ -230,7 +230,7 @@ class Entrant:
 # The table as every table view checks it, with its session, tournament, game and referee:
 # compiled once (the ORM would build the same query again on each round's submission, and
 # building it costs more than running it).
-_TABLE = Compiled(
+_TABLE = Select(
     lambda pk: Table.objects.select_related("session__tournament", "game", "referee").filter(
         pk=pk
     ),
