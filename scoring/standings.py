@@ -15,10 +15,12 @@ play. A withdrawn player keeps their games and their place, marked `withdrawn`
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from fractions import Fraction
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, ne
 from typing import NamedTuple
 
 from scoring.errors import gettext_noop
@@ -150,106 +152,219 @@ def points_by_seat(seats: Sequence[FinishedSeat]) -> dict[FinishedSeat, Fraction
     return points
 
 
-# Half points as fractions, made once each (a championship has a few dozen distinct values).
-_HALVES: dict[int, Fraction] = {}
-
-
-def _fraction_of_halves(halves: int) -> Fraction:
-    found = _HALVES.get(halves)
-    if found is None:
-        found = _HALVES[halves] = Fraction(halves, 2)
-    return found
-
-
 # A finished seat's result as the standings read it: player, table, total, rank, provisional
 # (a `FinishedSeat` without its session).
 SeatResult = tuple[Hashable, Hashable, int, int, bool]
 _RESULT = itemgetter(0, 1, 3, 4, 5)
-_HALF_POINTS = itemgetter(0)
+_TABLE = itemgetter(1)
+_RANK = itemgetter(3)
+
+# A player's tally is one integer, added to once per seat (a championship's 4,096 seats are
+# counted in a few hundred nanoseconds each): the provisional seats in its lowest `width` bits,
+# the games in the next `width`, the games won in the next, and the half points above them,
+# the one field that may go negative (its sum is exact whatever its sign, as the fields below
+# it are never negative). A seat adds its game, its win and `-2 × rank` half points; the table's
+# `2 × size` (the places below rank 1) are added per game at the end, or per table where the
+# tables are not all of one size (`placement_points` in halves: 2 × (size - rank), less one for
+# each other player on the same rank).
+_WIDTH = 6
+_RANKS = 16
+# The tally's slots: the packed counts, the sum of totals, the table-mates' half points (each
+# game's sum, the player's own included) and the player's half points.
+_PACKED, _TOTALS, _TABLES, _HALVES = range(4)
+_HALVES_OF = itemgetter(_HALVES)
 
 
-class _Tally(dict[Hashable, list]):
-    """Player → [half points, games, wins, sum of totals, provisional, the tables' half
-    points summed over their games]; a player's first game makes their entry."""
+@functools.cache
+def _seat_gains(width: int, ranks: int) -> tuple[int, ...]:
+    """What a seat of each rank (0 to `ranks`) adds to its player's packed tally."""
+    return tuple(
+        (-2 * rank << 3 * width) + ((rank == 1) << 2 * width) + (1 << width)
+        for rank in range(ranks + 1)
+    )
 
-    def __missing__(self, player: Hashable) -> list:
-        entry = self[player] = [0, 0, 0, 0, False, 0]
-        return entry
+
+class _Counted(NamedTuple):
+    tally: dict[Hashable, list[int]]
+    # Each table's players' tallies, in the order of its seats; its ranks seen (one bit each);
+    # its id.
+    tables: list[list[list[int]]]
+    ranks_seen: list[int]
+    ids: list[Hashable]
+
+
+_NO_TABLE = object()
+
+
+def _count_seats(results: list[SeatResult], gains: tuple[int, ...]) -> _Counted:
+    """Every seat added to its player's tally, table after table, in one pass (a table's seats
+    come together, as the database returns them)."""
+    tally: dict[Hashable, list[int]] = {}
+    get = tally.get
+    tables: list[list[list[int]]] = []
+    ranks_seen: list[int] = []
+    ids: list[Hashable] = []
+    current: object = _NO_TABLE
+    players: list[list[int]] = []
+    seen = 0
+    for player, table, total, rank, provisional in results:
+        if table != current:
+            if current is not _NO_TABLE:
+                ranks_seen.append(seen)
+            current = table
+            ids.append(table)
+            players = []
+            tables.append(players)
+            seen = 0
+        entry = get(player)
+        if entry is None:
+            entry = tally[player] = [0, 0, 0, 0]
+        entry[_PACKED] += gains[rank] + provisional
+        entry[_TOTALS] += total
+        seen |= 1 << rank
+        players.append(entry)
+    if current is not _NO_TABLE:
+        ranks_seen.append(seen)
+    return _Counted(tally, tables, ranks_seen, ids)
+
+
+def _share_ranks(players: list[list[int]], ranks: list[int], halves_at: int) -> None:
+    """Players on the same rank share its places: one half point less for each other one."""
+    for entry, rank in zip(players, ranks, strict=True):
+        entry[_PACKED] += 1 - ranks.count(rank) << halves_at
+
+
+def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -> int:
+    """Each table's size and shared ranks counted; the size most tables have is left to
+    `_half_points` (the tables' size when they all have one), which it returns."""
+    halves_at = 3 * width
+    tables = counted.tables
+    size = len(tables[0]) if tables else 0
+    if len(set(map(len, tables))) <= 1:
+        # One size: only the tables with a shared rank need a look (they alone do not have
+        # every rank from 1 to the size once), found in C.
+        every_rank = (1 << (size + 1)) - 2
+        for index in compress(range(len(tables)), map(ne, counted.ranks_seen, repeat(every_rank))):
+            seats = results[index * size : (index + 1) * size]
+            _share_ranks(tables[index], list(map(_RANK, seats)), halves_at)
+        return size
+    start = 0
+    for players, seen in zip(tables, counted.ranks_seen, strict=True):
+        table_size = len(players)
+        if table_size != size:
+            gain = 2 * (table_size - size) << halves_at
+            for entry in players:
+                entry[_PACKED] += gain
+        if seen != (1 << (table_size + 1)) - 2:
+            seats = results[start : start + table_size]
+            _share_ranks(players, list(map(_RANK, seats)), halves_at)
+        start += table_size
+    return size
+
+
+def _half_points(tally: dict[Hashable, list[int]], width: int, size: int) -> int:
+    """Each player's half points into their tally, with `size`'s places for every game; the
+    number of games counted, which is every seat's unless a player's games overflowed their
+    field (then fewer: the field keeps their number modulo 2 ** width)."""
+    halves_at = 3 * width
+    low = (1 << width) - 1
+    per_game = 2 * size
+    games_counted = 0
+    for entry in tally.values():
+        packed = entry[_PACKED]
+        games = packed >> width & low
+        games_counted += games
+        entry[_HALVES] = (packed >> halves_at) + per_game * games
+    return games_counted
+
+
+def _tally_players(results: list[SeatResult]) -> tuple[_Counted, int]:
+    """The players' tallies, with the width of their fields: a narrow one, so the tallies stay
+    small integers (fast), unless a rank is beyond its seat gains' reach, a table's seats do
+    not come together or a player has more games than the field holds (then counted again)."""
+    width, ranks = _WIDTH, _RANKS
+    while True:
+        try:
+            counted = _count_seats(results, _seat_gains(width, ranks))
+        except IndexError:
+            ranks = max(map(_RANK, results))
+            continue
+        if len(set(counted.ids)) != len(counted.ids):
+            results = sorted(results, key=_TABLE)
+            continue
+        size = _complete_tables(counted, results, width)
+        if _half_points(counted.tally, width, size) == len(results):
+            return counted, width
+        width = len(results).bit_length()
+
+
+class _Halves(dict[int, Fraction]):
+    """Half points as fractions, made once each (a championship has a few dozen values)."""
+
+    def __missing__(self, halves: int) -> Fraction:
+        found = self[halves] = Fraction(halves, 2)
+        return found
+
+
+_FRACTION_OF_HALVES = _Halves()
 
 
 def standings(seats: Iterable[FinishedSeat]) -> list[Standing]:
     """Rank the players of the given finished games (one session, or all)."""
-    return standings_of_results(map(_RESULT, seats))
+    return standings_of_results(list(map(_RESULT, seats)))
 
 
 def standings_of_results(results: Iterable[SeatResult]) -> list[Standing]:
-    """`standings` of the seats' results, as a tournament reads them from the database.
-
-    Counted in half points (integers) in one tally per player and turned into fractions at
-    the end: a championship's 4,096 finished seats are summed many times over (table-mates'
-    points), in a few milliseconds. The results are read as the tuples they are, by position.
-    """
-    by_table: dict[Hashable, list[SeatResult]] = {}
-    for result in results:
-        group = by_table.get(result[1])
-        if group is None:
-            by_table[result[1]] = [result]
-        else:
-            group.append(result)
-    tally = _Tally()
-    tables = []
-    for table_seats in by_table.values():
-        # `placement_points` in halves: 2 × (players beaten) + (others on the same rank), as
-        # if every rank were the seat's own first (the ranks seen, one bit each), then the
-        # shared ones amended: a few tables, if any.
-        size = len(table_seats)
-        seen = 0
-        entries = []
-        for player, _, total, rank, provisional in table_seats:
-            entry = tally[player]
-            entry[0] += 2 * (size - rank)
-            seen |= 1 << rank
-            entry[1] += 1
-            if rank == 1:
-                entry[2] += 1
-            entry[3] += total
-            if provisional:
-                entry[4] = True
-            entries.append(entry)
-        if seen.bit_count() != size:
-            ranks = [result[3] for result in table_seats]
-            for entry, rank in zip(entries, ranks, strict=True):
-                entry[0] += 1 - ranks.count(rank)
-        tables.append(entries)
-    # Table-mates' points: each game adds the others' (final) points, once per game together:
-    # the table's sum now, less the player's own points once per game at the end.
-    for entries in tables:
-        together = sum(map(_HALF_POINTS, entries))
-        for entry in entries:
-            entry[5] += together
+    """`standings` of the seats' results, as a tournament reads them from the database (the
+    results are read as the tuples they are, by position)."""
+    if not isinstance(results, list):
+        results = list(results)
+    counted, width = _tally_players(results)
+    # Table-mates' points: each game adds its table's (final) half points, the player's own
+    # included, taken off once per game at the end.
+    for players in counted.tables:
+        together = sum(map(_HALVES_OF, players))
+        for entry in players:
+            entry[_TABLES] += together
     # By the order's keys (the high-first ones negated), then the player's id as text.
+    low = (1 << width) - 1
+    wins_at = 2 * width
     ranked = []
-    for player, (halves, games, wins, total_sum, provisional, tables_sum) in tally.items():
+    for player, (packed, total_sum, tables_sum, halves) in counted.tally.items():
+        games = packed >> width & low
         mates = tables_sum - games * halves
-        order = (-halves, -wins, total_sum, -mates)
-        ranked.append((order, str(player), player, games, provisional))
+        ranked.append(
+            (
+                -halves,
+                -(packed >> wins_at & low),
+                total_sum,
+                -mates,
+                str(player),
+                player,
+                games,
+                packed & low > 0,
+            )
+        )
     ranked.sort()
     placed: list[Standing] = []
     place, previous = 0, None
     make = tuple.__new__
-    for index, (order, _, player, games, provisional) in enumerate(ranked, start=1):
+    fraction = _FRACTION_OF_HALVES
+    for index, (halves, wins, total_sum, mates, _, player, games, provisional) in enumerate(
+        ranked, start=1
+    ):
+        order = (halves, wins, total_sum, mates)
         if order != previous:
             place, previous = index, order
-        halves, wins, total_sum, mates = order
         # Positional, in C: a NamedTuple's keywords cost more than the ranking's sort.
         standing = (
             place,
             player,
-            _fraction_of_halves(-halves),
+            fraction[-halves],
             games,
             -wins,
             total_sum,
-            _fraction_of_halves(-mates),
+            fraction[-mates],
             provisional,
             False,
         )

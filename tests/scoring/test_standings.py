@@ -243,3 +243,77 @@ def test_the_standings_are_the_rules_counted_the_slow_way():
         assert [tuple(standing) for standing in standings(seats)] == expected
         results = [(s.player, s.table, s.total, s.rank, s.provisional) for s in seats]
         assert [tuple(standing) for standing in standings_of_results(results)] == expected
+
+
+def random_tables(rng, *, tables, sizes, players=40, totals=(0, 5, 12, 30, 51)):
+    """Seats of `tables` finished games of the given sizes (few distinct totals: ties)."""
+    seats: list[FinishedSeat] = []
+    for number in range(tables):
+        size = rng.choice(sizes)
+        seated = rng.sample(range(1, players + 1), size)
+        seats += table(
+            number,
+            1,
+            *zip(seated, [rng.choice(totals) for _ in seated], strict=True),
+            provisional=rng.random() < 0.3,
+        )
+    return seats
+
+
+def assert_counted_by_the_rules(seats):
+    expected = by_definition(seats)
+    assert [tuple(standing) for standing in standings(seats)] == expected
+    results = [(s.player, s.table, s.total, s.rank, s.provisional) for s in seats]
+    assert [tuple(standing) for standing in standings_of_results(results)] == expected
+    # Any iterable will do, not only the list the database returns.
+    assert [tuple(standing) for standing in standings_of_results(iter(results))] == expected
+
+
+def test_tables_all_of_one_size_are_the_rules_counted_the_slow_way():
+    """A championship's tables all seat four: their places are counted per game at the end,
+    the tables with a shared rank amended."""
+    rng = random.Random(4)
+    for _ in range(30):
+        assert_counted_by_the_rules(random_tables(rng, tables=rng.randint(1, 40), sizes=[4]))
+
+
+def test_seats_in_any_order_are_the_rules_counted_the_slow_way():
+    """The database returns a table's seats together; in any other order they count the same."""
+    rng = random.Random(5)
+    for sizes in ([4], [2, 3, 5, 8]):
+        for _ in range(15):
+            seats = random_tables(rng, tables=rng.randint(2, 20), sizes=sizes)
+            rng.shuffle(seats)
+            assert_counted_by_the_rules(seats)
+
+
+def test_a_large_table_and_many_games_are_the_rules_counted_the_slow_way():
+    """Ranks beyond 16 (a table of 20) and a player with more than 63 games count the same."""
+    rng = random.Random(6)
+    seats = random_tables(rng, tables=3, sizes=[20], players=24)
+    seats += [seat for number in range(70) for seat in table(100 + number, 1, (1, 10), (2, 20))]
+    assert_counted_by_the_rules(seats)
+    assert {s.player: s for s in standings(seats)}[1].games >= 70
+
+
+def test_ranks_no_game_gives_are_still_counted_by_the_formula():
+    """A rank missing or beyond its table's size (a seat gone after the game) is counted by
+    `placement_points` as it stands, as before: no error, nothing silently different."""
+    seats = [
+        FinishedSeat("Ann", "t1", 1, 10, 1),
+        FinishedSeat("Bart", "t1", 1, 20, 2),
+        FinishedSeat("Chris", "t1", 1, 40, 4),
+        FinishedSeat("Ann", "t2", 2, 10, 1),
+        FinishedSeat("Dirk", "t2", 2, 10, 0),
+        FinishedSeat("Chris", "t2", 2, 99, 30),
+    ]
+    assert_counted_by_the_rules(seats)
+
+
+def test_provisional_seats_of_one_game_mark_only_their_players():
+    seats = [
+        FinishedSeat("Ann", "t1", 1, 10, 1, provisional=True),
+        FinishedSeat("Bart", "t1", 1, 20, 2),
+    ]
+    assert {s.player: s.provisional for s in standings(seats)} == {"Ann": True, "Bart": False}
+    assert_counted_by_the_rules(seats)
