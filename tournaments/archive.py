@@ -5,7 +5,8 @@ JSON ("format": "yaniv-club-tournament", "version": 1): the tournament with its 
 on top of it), its directors, clubs, players, registrations, sessions, tables and seats, and
 each table's game as a game record (docs/game-record.md, written by `scoring.records`: players
 in seat order, the raw rounds, the rule options that differ from the preset), with who entered
-each round and when, its end at the time limit, its sign-off and its audit log. A final (see
+each round and when, its end at the time limit, its sign-off and its audit log; each session's
+clock (its limit, start, pause and extensions, each table's own) and the clock's log. A final (see
 docs/standings.md) is the tournament's "final_players" (0: none), "final_tables" and
 "final_carry_over", and each session's "stage" ("qualifying" or "final"); files written before
 the final have none of them and import as a tournament without a final. Users are named
@@ -54,7 +55,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from scoring import rules
 from scoring.finals import CarryOver
 from scoring.records import game_from_record, game_to_record, read_json
-from tournaments.clock import AtTimeLimit
+from tournaments.clock import MAX_MINUTES, AtTimeLimit
 from tournaments.models import (
     Club,
     Game,
@@ -63,6 +64,7 @@ from tournaments.models import (
     Registration,
     Seat,
     Session,
+    SessionClockEvent,
     Table,
     Tournament,
 )
@@ -107,6 +109,13 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
     registrations = list(
         tournament.registrations.select_related("player", "withdrawn_by").order_by("pk")
     )
+    clock_events: dict[int, list[SessionClockEvent]] = defaultdict(list)
+    for event in (
+        SessionClockEvent.objects.filter(session__tournament=tournament)
+        .select_related("by", "table")
+        .order_by("at", "pk")
+    ):
+        clock_events[event.session_id].append(event)
 
     players = {
         seat.player_id: seat.player
@@ -209,10 +218,29 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
                 "seating": session.seating,
                 "seed": session.seed,
                 "repeat_meetings": session.repeat_meetings,
+                # The session clock as it stands (tournaments.clock computes the rest).
+                "time_limit": session.time_limit,
+                "clock_started_at": _moment(session.clock_started_at),
+                "clock_paused_at": _moment(session.clock_paused_at),
+                "clock_paused_seconds": session.clock_paused_seconds,
+                "clock_extension": session.clock_extension,
+                "clock_events": [
+                    {
+                        "action": event.action,
+                        "table": event.table.number if event.table else None,
+                        "minutes": event.minutes,
+                        "games": event.games,
+                        "by": _username(event.by),
+                        "at": _moment(event.at),
+                        "reason": event.reason,
+                    }
+                    for event in clock_events[session.pk]
+                ],
                 "tables": [
                     {
                         "number": sheet.game.table.number,
                         "referee": _username(sheet.game.table.referee),
+                        "clock_extension": sheet.game.table.clock_extension,
                         "seats": [
                             {"position": seat.position, "player": seat.player_id}
                             for seat in sheet.seats
@@ -376,6 +404,11 @@ class _Fields:
         if not isinstance(value, list):
             raise self.error(key, "must be a list")
         return value
+
+
+def _optional_count(fields: _Fields, key: str, maximum: int | None = None) -> int:
+    """A count files written before it was kept lack (then 0)."""
+    return fields.integer(key, maximum=maximum) if key in fields.value else 0
 
 
 def _check(instance: models.Model, where: str, exclude: Sequence[str] = ()) -> None:
@@ -772,25 +805,64 @@ class _Importer:
             seating=fields.choice("seating", Session.Seating.values),
             seed=fields.optional_integer("seed", minimum=-(2**63), maximum=2**63 - 1),
             repeat_meetings=fields.integer("repeat_meetings"),
+            # Files from before the session clock have none: no limit, no clock.
+            time_limit=fields.optional_integer("time_limit", minimum=1, maximum=MAX_MINUTES),
+            clock_started_at=fields.optional_moment("clock_started_at"),
+            clock_paused_at=fields.optional_moment("clock_paused_at"),
+            clock_paused_seconds=_optional_count(fields, "clock_paused_seconds"),
+            clock_extension=_optional_count(fields, "clock_extension", maximum=MAX_MINUTES),
         )
+        _check(session, fields.where, exclude=["tournament"])
         session.save()
         report.sessions += 1
-        table_numbers: set[int] = set()
+        tables: dict[int, Table] = {}
         for index, value in enumerate(fields.items("tables"), start=1):
             table_fields = _Fields(value, f"session {number}, tables[{index}]")
             table_number = table_fields.integer("number", minimum=1)
-            if table_number in table_numbers:
+            if table_number in tables:
                 raise ImportRefused(f"session {number}: duplicate table number {table_number}")
-            table_numbers.add(table_number)
             table_fields.where = f"session {number}, table {table_number}"
-            self.create_table(session, table_number, table_fields, report)
+            tables[table_number] = self.create_table(session, table_number, table_fields, report)
+        self.create_clock_events(session, tables, fields)
+
+    def create_clock_events(
+        self, session: Session, tables: dict[int, Table], fields: _Fields
+    ) -> None:
+        events = []
+        for index, value in enumerate(fields.items("clock_events"), start=1):
+            event_fields = _Fields(value, f"{fields.where}, clock_events[{index}]")
+            table_number = event_fields.optional_integer("table", minimum=1)
+            if table_number is not None and table_number not in tables:
+                raise event_fields.error("table", f"names no table of session {session.number}")
+            event = SessionClockEvent(
+                session=session,
+                table=tables.get(table_number) if table_number is not None else None,
+                action=event_fields.choice("action", SessionClockEvent.Action.values),
+                minutes=event_fields.optional_integer("minutes", maximum=MAX_MINUTES),
+                games=event_fields.optional_integer("games", maximum=32767),
+                by=self.users.get(event_fields, "by"),
+                at=event_fields.moment("at"),
+                reason=event_fields.text("reason", 500),
+            )
+            _check(event, event_fields.where, exclude=["session", "table", "by"])
+            events.append(event)
+        SessionClockEvent.objects.bulk_create(events)
 
     def create_table(
         self, session: Session, number: int, fields: _Fields, report: ImportReport
-    ) -> None:
+    ) -> Table:
         where = fields.where
         (table,) = Table.objects.create_with_games(
-            [Table(session=session, number=number, referee=self.users.get(fields, "referee"))]
+            [
+                Table(
+                    session=session,
+                    number=number,
+                    referee=self.users.get(fields, "referee"),
+                    clock_extension=_optional_count(
+                        fields, "clock_extension", maximum=MAX_MINUTES
+                    ),
+                )
+            ]
         )
         report.tables += 1
         seats = []
@@ -813,6 +885,7 @@ class _Importer:
         game.table = table
         game_fields = _Fields(fields.raw("game"), where)
         report.rounds += self.store_game(game, game_fields, file_names)
+        return table
 
     def store_game(self, game: Game, fields: _Fields, file_names: Sequence[str]) -> int:
         """Store the game's rounds, sign-off and audit log; the number of rounds.

@@ -44,6 +44,7 @@ from tournaments.models import (
     Round,
     Seat,
     Session,
+    SessionClockEvent,
     Table,
     Tournament,
 )
@@ -195,12 +196,36 @@ def snapshot(slug: str = "bk") -> dict:
         ),
         "sessions": list(
             tournament.sessions.values_list(
-                "number", "stage", "status", "seating", "seed", "repeat_meetings"
+                "number",
+                "stage",
+                "status",
+                "seating",
+                "seed",
+                "repeat_meetings",
+                "time_limit",
+                "clock_started_at",
+                "clock_paused_at",
+                "clock_paused_seconds",
+                "clock_extension",
+            )
+        ),
+        "clock_events": list(
+            SessionClockEvent.objects.filter(session__tournament=tournament)
+            .order_by("at", "pk")
+            .values_list(
+                "session__number",
+                "table__number",
+                "action",
+                "minutes",
+                "games",
+                "by__username",
+                "at",
+                "reason",
             )
         ),
         "tables": sorted(
             Table.objects.filter(session__tournament=tournament).values_list(
-                "session__number", "number", "referee__username"
+                "session__number", "number", "referee__username", "clock_extension"
             )
         ),
         "seats": sorted(
@@ -311,6 +336,36 @@ def test_an_export_imported_into_an_empty_site_gives_the_same_tournament(exporte
     assert "Created 3 user(s) as inactive accounts without a usable password" in output
     for user in get_user_model().objects.all():
         assert not user.is_active and not user.has_usable_password()
+
+
+def test_the_session_clock_and_its_log_come_back_as_they_were(championship, tmp_path):
+    director = championship.directors.get()
+    session = championship.sessions.get(number=2)
+    table = session.tables.get(number=1)
+    session.set_time_limit(90, by=director)
+    session.start_clock(by=director)
+    session.extend_clock(5, by=director, reason="a long deal")
+    session.extend_clock(3, table, by=director, reason="a spilled drink")
+    session.pause_clock(by=director)
+    path = tmp_path / "bk.json"
+    call_command("export_tournament", "bk", "-o", str(path), stderr=io.StringIO())
+    session.refresh_from_db()
+    assert session.clock_paused_at is not None
+    before = snapshot()
+    assert [event[2] for event in before["clock_events"]] == [
+        "limit",
+        "start",
+        "extend",
+        "extend",
+        "pause",
+    ]
+    wipe()
+
+    import_file(path)
+
+    assert snapshot() == before
+    imported = Session.objects.get(tournament__slug="bk", number=2)
+    assert imported.clock(imported.tables.get(number=1)).token == session.clock(table).token
 
 
 def test_an_import_matches_players_by_club_and_member_number_and_users_by_name(exported):
@@ -451,12 +506,24 @@ def a_final_too_big_for_its_table(data: dict) -> None:
     data["tournament"].update(final_players=9, final_tables=1)
 
 
+def a_clock_without_a_limit(data: dict) -> None:
+    data["sessions"][1].update(time_limit=None, clock_started_at="2026-03-14T10:00:00+00:00")
+
+
+def an_extension_of_an_unknown_table(data: dict) -> None:
+    data["sessions"][1]["clock_events"] = [
+        {"action": "extend", "table": 9, "minutes": 5, "at": "2026-03-14T10:00:00+00:00"}
+    ]
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
         (a_final_without_the_tournament_s, "session 2: a final session needs the tournament's"),
         (two_finals, "sessions: a tournament has one final, not 2 (sessions 1, 2)"),
         (a_final_too_big_for_its_table, "tournament: final_players: "),
+        (a_clock_without_a_limit, "session 2: "),
+        (an_extension_of_an_unknown_table, "session 2, clock_events[1]: table names no table"),
         (set_hand_51, f"session 1, table 2: round 3: hand of {EVA} must be an integer 0-50"),
         (seat_unknown_player, "session 2, table 1, seat 1: player 999999 is not one of the"),
         (duplicate_table_number, "session 2: duplicate table number 1"),
@@ -560,13 +627,14 @@ def export_queries(tournament: Tournament) -> int:
 
 
 def test_the_export_costs_the_same_queries_for_a_small_or_a_large_tournament(championship):
-    # Sessions, games, their seats, rounds and hands, the audit log, registrations, clubs,
+    # Sessions, games, their seats, rounds and hands, the audit log, the clock log,
+    # registrations, clubs,
     # directors.
-    assert export_queries(championship) == 9
+    assert export_queries(championship) == 10
     referee = make_user("ref3")
     for _ in range(6):
         record(make_table(tournament=championship, referee=referee).game, referee, *[DIRK_45] * 4)
-    assert export_queries(championship) == 9
+    assert export_queries(championship) == 10
 
 
 def test_restoring_a_sign_off_needs_a_finished_game():
@@ -633,6 +701,12 @@ def test_an_archive_from_before_the_final_imports_without_one(exported):
             del data["tournament"][key]
         for session in data["sessions"]:
             del session["stage"]
+            for key in ("time_limit", "clock_started_at", "clock_paused_at"):
+                del session[key]
+            for key in ("clock_paused_seconds", "clock_extension", "clock_events"):
+                del session[key]
+            for table in session["tables"]:
+                del table["clock_extension"]
 
     edited(exported, as_before_the_final)
     import_file(exported)
