@@ -139,8 +139,10 @@ class Insert(Generic[M]):
     def __call__(self, rows: Sequence[M], *, using: str = DEFAULT_DB_ALIAS) -> None:
         connection = connections[using]
         if not connection.features.can_return_rows_from_bulk_insert:
-            # A database without INSERT … RETURNING of many rows: the ORM's way.
-            self._model._default_manager.db_manager(using).bulk_create(rows)
+            # A database without INSERT … RETURNING (SQLite before 3.35): the ORM's way,
+            # which reads each row's id back.
+            for row in rows:
+                row.save(force_insert=True, using=using)
             return
         # As the ORM saves a new row: each field's pre_save (auto_now_add), then its value
         # as the database takes it.

@@ -136,3 +136,20 @@ def test_an_update_writes_its_columns_of_each_row_by_id(game, django_assert_num_
     game.refresh_from_db()
     assert (game.finished, game.version, game.round_count) == (True, 7, 0)
     assert timezone.is_aware(game.finished_at)
+
+
+def test_without_insert_returning_the_rows_are_saved_as_the_orm_saves_them(
+    game, referee, monkeypatch
+):
+    from django.db import connection
+
+    monkeypatch.setattr(
+        type(connection.features), "can_return_rows_from_bulk_insert", False, raising=False
+    )
+    seats = list(game.table.seats.order_by("position"))
+    stored = Round(game=game, number=1, kind="yaniv", caller=seats[0], entered_by=referee)
+    Insert(Round)([stored])
+    hands = [Hand(round=stored, seat=seat, hand_total=1, total=1) for seat in seats]
+    Insert(Hand)(hands)
+    assert stored.pk and all(hand.pk for hand in hands)
+    assert Hand.objects.filter(round=stored).count() == 4
