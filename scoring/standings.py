@@ -163,10 +163,10 @@ _RANK = itemgetter(3)
 # counted in a few hundred nanoseconds each): the provisional seats in its lowest `width` bits,
 # the games in the next `width`, the games won in the next, and the half points above them,
 # the one field that may go negative (its sum is exact whatever its sign, as the fields below
-# it are never negative). A seat adds its game, its win and `-2 × rank` half points; the table's
-# `2 × size` (the places below rank 1) are added per game at the end, or per table where the
-# tables are not all of one size (`placement_points` in halves: 2 × (size - rank), less one for
-# each other player on the same rank).
+# it are never negative). A seat adds its game, its win and `-2 × rank` half points; its table's
+# `2 × size` half points are added per game at the end, or per table where the tables are not
+# all of one size (`placement_points` in halves: 2 × (size - rank), less one for each other
+# player on the same rank).
 _WIDTH = 6
 _RANKS = 16
 # The tally's slots: the packed counts, the sum of totals, the table-mates' half points (each
@@ -265,7 +265,7 @@ def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -
 def _half_points(tally: dict[Hashable, list[int]], width: int, size: int) -> int:
     """Each player's half points into their tally, with `size`'s places for every game; the
     number of games counted, which is every seat's unless a player's games overflowed their
-    field (then fewer: the field keeps their number modulo 2 ** width)."""
+    field (then fewer: no field holds 2 ** width or more)."""
     halves_at = 3 * width
     low = (1 << width) - 1
     per_game = 2 * size
