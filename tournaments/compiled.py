@@ -137,6 +137,8 @@ class Insert(Generic[M]):
         return sql
 
     def __call__(self, rows: Sequence[M], *, using: str = DEFAULT_DB_ALIAS) -> None:
+        if not rows:
+            return
         connection = connections[using]
         if not connection.features.can_return_rows_from_bulk_insert:
             # A database without INSERT … RETURNING (SQLite before 3.35): the ORM's way,
@@ -181,6 +183,8 @@ class Update(Generic[M]):
         return sql
 
     def __call__(self, rows: Sequence[M], *, using: str = DEFAULT_DB_ALIAS) -> None:
+        if not rows:
+            return
         connection = connections[using]
         # As the ORM saves a row: each field's pre_save (auto_now), then its value as the
         # database takes it.

@@ -153,3 +153,9 @@ def test_without_insert_returning_the_rows_are_saved_as_the_orm_saves_them(
     Insert(Hand)(hands)
     assert stored.pk and all(hand.pk for hand in hands)
     assert Hand.objects.filter(round=stored).count() == 4
+
+
+def test_writing_no_rows_asks_nothing_of_the_database(django_assert_num_queries):
+    with django_assert_num_queries(0):
+        Insert(Hand)([])
+        Update(Seat, "total")([])
