@@ -159,15 +159,6 @@ class GameRows:
         return {game.pk: cls(tuple(seats[game.pk]), tuple(rounds[game.pk])) for game in games}
 
 
-def _save_standing(seats: Sequence[Seat]) -> None:
-    """The seats' cached totals, ranks and rounds out, in one statement run for each seat.
-
-    `bulk_update` writes the same rows with a CASE per column, whose building cost a
-    quarter of a round's submission (issue 14); the database's work is the same.
-    """
-    _SEATS_STANDING(seats)
-
-
 # A round's submission's statements, written once: the ORM would build each again on every
 # round, at more cost than running it (issue 14).
 # The game's seats clockwise with their players and the game, locked.
@@ -182,6 +173,9 @@ _LOCKED_SEATS = Select(
     ),
     0,
 )
+# The seats' cached totals, ranks and rounds out, one statement run for each seat:
+# `bulk_update` writes the same rows with a CASE per column, whose building cost a quarter of
+# a round's submission; the database's work is the same.
 _SEATS_STANDING = Update(Seat, "total", "rank", "out_after")
 
 
@@ -382,7 +376,7 @@ class Game(models.Model):
             label = labels[seat.pk]
             seat.total, seat.rank = scored.totals[label], ranks[label]
             seat.out_after = out_in_round.get(label)
-        _save_standing(seats)
+        _SEATS_STANDING(seats)
         self.round_count = number
         if scored.ends_game:
             self.finished, self.finished_at = True, timezone.now()
@@ -725,7 +719,7 @@ class Game(models.Model):
             seat.total = result.totals[labels[seat.pk]]
             seat.rank = ranks[labels[seat.pk]]
             seat.out_after = result.out_in_round.get(labels[seat.pk])
-        _save_standing(rows.seats)
+        _SEATS_STANDING(rows.seats)
         self.round_count = len(rows.rounds)
         finished = result.finished or self.ended_at_time_limit
         if finished and not self.finished:
