@@ -182,14 +182,16 @@ def test_load_demo_refuses_a_production_site_unless_forced(settings):
     assert Tournament.objects.exists()
 
 
-def test_production_takes_the_client_address_behind_one_proxy_by_default():
+def test_production_trusts_no_forwarded_address_unless_configured():
+    """A forwarded address is the client's say-so unless a proxy we trust appended it: 0 by
+    default, in production too (issue 22); the deployment behind its proxy sets 1."""
     code = "from django.conf import settings; print(settings.TRUSTED_PROXY_COUNT)"
-    assert manage("shell", "--no-imports", "-c", code, **PRODUCTION).stdout.strip() == "1"
+    assert manage("shell", "--no-imports", "-c", code, **PRODUCTION).stdout.strip() == "0"
     assert (
         manage(
-            "shell", "--no-imports", "-c", code, **PRODUCTION, TRUSTED_PROXY_COUNT="2"
+            "shell", "--no-imports", "-c", code, **PRODUCTION, TRUSTED_PROXY_COUNT="1"
         ).stdout.strip()
-        == "2"
+        == "1"
     )
 
 

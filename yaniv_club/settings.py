@@ -184,8 +184,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 # Behind this many reverse proxies the client's address is the one they forwarded for
 # (X-Forwarded-For, the n-th from the right); 0: the connection's own address (no proxy).
-# Production runs behind one TLS proxy (it already trusts its X-Forwarded-Proto), so 1 there.
-TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0" if DEBUG else "1"))
+# 0 unless configured, in production too: trusting the header where gunicorn is reached
+# directly let any client choose its address and escape every limit (issue 22). The
+# deployment behind one TLS proxy sets 1.
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 # Table codes: wrong ones an address may try within the window (seconds) before a 429.
 CODE_GUESSES = 20
 CODE_GUESS_WINDOW = 15 * 60

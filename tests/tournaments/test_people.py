@@ -11,11 +11,12 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
 from tests.factories import PASSWORD, make_table, make_tournament, make_user
-from tournaments.models import Session, TableCode, Tournament
+from tournaments.models import AccountOrigin, Session, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,13 @@ def password_on(response) -> str:
     found = ONE_TIME.findall(response.content.decode())
     assert len(found) == 1, found
     return found[0]
+
+
+def made_for(tournament: Tournament, user, role: str = "referee"):
+    """`user` as if made on the tournament's people page: the tournament's own account."""
+    AccountOrigin.objects.create(user=user, tournament=tournament)
+    (tournament.directors if role == "director" else tournament.referees).add(user)
+    return user
 
 
 @pytest.fixture
@@ -174,7 +182,7 @@ def test_the_people_page_shows_this_tournaments_accounts_only(
 def test_removing_a_referee_of_no_other_tournament_deactivates_the_account(
     director_client, tournament, referee, table
 ):
-    tournament.referees.add(referee)
+    made_for(tournament, referee)
     response = director_client.post(
         people_url(tournament, "manage:remove_account", referee.pk), follow=True
     )
@@ -203,7 +211,7 @@ def test_removing_an_account_of_another_tournament_keeps_it_active(
 
 
 def test_a_removed_account_added_again_is_active_again(director_client, tournament, referee):
-    tournament.referees.add(referee)
+    made_for(tournament, referee)
     director_client.post(people_url(tournament, "manage:remove_account", referee.pk))
     director_client.post(
         people_url(tournament, "manage:add_account"),
@@ -243,13 +251,129 @@ def test_an_account_outside_the_tournament_cannot_be_removed_or_reset(
     assert zed.is_active and zed.password == before
 
 
+# --- an account is its tournament's (issue 22) ---------------------------------------------
+
+
+def test_another_director_cannot_take_over_a_removed_referee_of_a_private_tournament(
+    director_client, tournament, elsewhere
+):
+    """The audit's takeover: A makes a referee for a private tournament, it referees a table,
+    A removes it (deactivated); B adds it to B's tournament and resets its password."""
+    tournament.is_public = False
+    tournament.save()
+    password_on(create(director_client, tournament, "dpref"))
+    dpref = User.objects.get(username="dpref")
+    table = make_table(tournament=tournament, referee=dpref)
+    Session.objects.filter(pk=table.session_id).update(status=Session.Status.FINISHED)
+    director_client.post(people_url(tournament, "manage:remove_account", dpref.pk))
+    dpref.refresh_from_db()
+    assert not dpref.is_active
+    other = Client()
+    other.force_login(User.objects.get(username="zed-director"))
+    added = other.post(
+        people_url(elsewhere, "manage:add_account"),
+        {"add-username": "dpref", "add-role": "referee"},
+    )
+    assert added.status_code == 400
+    assert (
+        "The account dpref belongs to another director&#x27;s tournament: create a new account."
+        in added.content.decode()
+    )
+    dpref.refresh_from_db()
+    assert not dpref.is_active and not elsewhere.referees.filter(pk=dpref.pk).exists()
+    assert other.post(people_url(elsewhere, "manage:reset_password", dpref.pk)).status_code == 404
+    before = dpref.password
+    dpref.refresh_from_db()
+    assert dpref.password == before
+
+
+def test_another_director_cannot_add_an_active_account_made_for_another_tournament(
+    director_client, tournament, elsewhere
+):
+    password_on(create(director_client, tournament, "table-9"))
+    other = Client()
+    other.force_login(User.objects.get(username="zed-director"))
+    for role in ("referee", "director"):
+        response = other.post(
+            people_url(elsewhere, "manage:add_account"),
+            {"add-username": "table-9", "add-role": role},
+        )
+        assert response.status_code == 400
+    assert not User.objects.filter(
+        Q(directed_tournaments=elsewhere) | Q(refereed_tournaments=elsewhere), username="table-9"
+    ).exists()
+
+
+def test_a_director_adds_their_own_tournaments_account_to_another_of_their_tournaments(
+    director_client, director, tournament
+):
+    second = make_tournament(slug="second", directors=[director])
+    password_on(create(director_client, tournament, "table-5"))
+    response = director_client.post(
+        people_url(second, "manage:add_account"),
+        {"add-username": "table-5", "add-role": "referee"},
+    )
+    assert response.status_code == 302
+    assert second.referees.filter(username="table-5").exists()
+
+
+def test_a_deactivated_account_made_by_an_administrator_is_not_reactivated_by_a_director(
+    director_client, tournament
+):
+    make_user("made-by-admin", is_active=False)
+    response = director_client.post(
+        people_url(tournament, "manage:add_account"),
+        {"add-username": "made-by-admin", "add-role": "referee"},
+    )
+    assert response.status_code == 400
+    assert "an administrator can reactivate it" in response.content.decode()
+    assert not User.objects.get(username="made-by-admin").is_active
+
+
+def test_a_co_director_cannot_remove_the_director_who_created_the_tournament(
+    director_client, director, tournament
+):
+    co_password = password_on(create(director_client, tournament, "co-dir", role="director"))
+    co = Client()
+    assert logs_in(co, "co-dir", co_password)
+    page = co.get(people_url(tournament)).content.decode()
+    assert f"manage/{tournament.slug}/people/{director.pk}/remove/" not in page
+    assert "created the tournament" in page
+    response = co.post(people_url(tournament, "manage:remove_account", director.pk), follow=True)
+    assert (
+        f"Only an administrator can remove {director.username}: they created this tournament."
+        in response.content.decode()
+    )
+    assert tournament.directors.filter(pk=director.pk).exists()
+    assert director_client.get(people_url(tournament)).status_code == 200
+    # Nor reset their password.
+    assert co.post(people_url(tournament, "manage:reset_password", director.pk)).status_code == 302
+    before = director.password
+    director.refresh_from_db()
+    assert director.password == before
+
+
+def test_the_creator_removes_a_co_director_and_an_administrator_removes_the_creator(
+    director_client, director, tournament
+):
+    password_on(create(director_client, tournament, "co-dir", role="director"))
+    co = User.objects.get(username="co-dir")
+    director_client.post(people_url(tournament, "manage:remove_account", co.pk))
+    assert not tournament.directors.filter(pk=co.pk).exists()
+    tournament.directors.add(make_user("second-dir"))
+    admin = Client()
+    admin.force_login(User.objects.create_superuser("root-admin", password=PASSWORD))
+    admin.post(people_url(tournament, "manage:remove_account", director.pk))
+    assert not tournament.directors.filter(pk=director.pk).exists()
+
+
 # --- resetting a password ---------------------------------------------------------------------
 
 
 def test_a_reset_password_works_and_the_old_one_no_longer_does(
     director_client, tournament, referee
 ):
-    tournament.referees.add(referee)
+    made_for(tournament, referee)
     response = director_client.post(people_url(tournament, "manage:reset_password", referee.pk))
     assert response.status_code == 200 and "no-store" in response["Cache-Control"]
     assert "A new password for your account" in response.content.decode()

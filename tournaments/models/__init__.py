@@ -27,6 +27,7 @@ from tournaments.models.ratings import PlayerRating, RatingChange, RatingLedger
 from tournaments.models.seasons import Season, SeasonTournament
 from tournaments.models.tournaments import (
     FALSE_YANIV_LABELS,
+    AccountOrigin,
     PRESET_LABELS,
     Registration,
     Seat,
@@ -38,6 +39,7 @@ from tournaments.models.tournaments import (
 )
 
 __all__ = [
+    "AccountOrigin",
     "Confirmation",
     "Dispute",
     "TableCode",

@@ -293,6 +293,15 @@ class Tournament(models.Model):
         related_name="directed_tournaments",
         verbose_name=_("directors"),
     )
+    # Who created it: a co-director may not take it from them (issue 22).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_tournaments",
+        verbose_name=_("created by"),
+    )
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
@@ -571,6 +580,7 @@ class Tournament(models.Model):
     def save_with_director(self, user) -> None:
         """Save a new tournament with `user` as its director, in one transaction."""
         with transaction.atomic():
+            self.created_by = user
             self.save()
             self.directors.add(user)
 
@@ -748,16 +758,19 @@ class Tournament(models.Model):
                 if model.objects.filter(username__iexact=username).exists():
                     raise taken
                 user = model.objects.create_user(username, password=password)
+                AccountOrigin.objects.create(user=user, tournament=self)
                 self._accounts_of(role).add(user)
         except IntegrityError:  # the same username created at the same moment
             raise taken from None
         return user, password
 
-    def add_account(self, username: str, role: str) -> Any:
+    def add_account(self, username: str, role: str, *, by: Any) -> Any:
         """Add an existing account, named by its exact username, as a referee or co-director.
 
-        An account deactivated when it left its last tournament is active again; one an
-        administrator deactivated (staff) stays as it is.
+        An account made for a tournament belongs to it: only who directs that tournament adds
+        it elsewhere (`by`), and only they make it active again after it was deactivated on
+        leaving its last tournament. An account deactivated by an administrator, or made
+        by one, stays as it is.
         """
         model = get_user_model()
         with transaction.atomic():
@@ -765,6 +778,15 @@ class Tournament(models.Model):
             if user is None:
                 raise ValueError(
                     gettext("no account is called %(username)s: check the spelling, or create it")
+                    % {"username": username}
+                )
+            origin = AccountOrigin.objects.filter(user=user).select_related("tournament").first()
+            if origin is not None and not origin.tournament.is_director(by):
+                raise ValueError(
+                    gettext(
+                        "the account %(username)s belongs to another director's tournament: "
+                        "create a new account"
+                    )
                     % {"username": username}
                 )
             accounts = self._accounts_of(role)
@@ -775,7 +797,7 @@ class Tournament(models.Model):
                     already = gettext("the account %(username)s already referees this tournament")
                 raise ValueError(already % {"username": username})
             if not user.is_active:
-                if self._has_rights_of_its_own(user):
+                if origin is None or self._has_rights_of_its_own(user):
                     raise ValueError(
                         gettext(
                             "the account %(username)s is deactivated: an administrator can "
@@ -790,13 +812,13 @@ class Tournament(models.Model):
         return user
 
     def own_accounts(self, among: Iterable[int] | None = None) -> set[int]:
-        """The ids of the accounts that belong to this tournament alone and have no rights of
-        their own (staff, superuser, permissions, groups): its directors may reset their
-        passwords, and removing one deactivates it. No director reaches another tournament's
-        people. Five queries, whatever the number of accounts."""
+        """The ids of the accounts made for this tournament (`AccountOrigin`) that belong to
+        it alone and have no rights of their own (staff, superuser, permissions, groups): its
+        directors may reset their passwords, and removing one deactivates it. No director
+        reaches another tournament's people. Five queries, whatever the number of accounts."""
         model = get_user_model()
         accounts = model.objects.filter(
-            Q(directed_tournaments=self) | Q(refereed_tournaments=self)
+            Q(directed_tournaments=self) | Q(refereed_tournaments=self), origin__tournament=self
         )
         if among is not None:
             accounts = accounts.filter(pk__in=list(among))
@@ -815,6 +837,8 @@ class Tournament(models.Model):
             )
             .values_list("pk", flat=True)
         )
+        # The tournament's creator is nobody's to reset or deactivate.
+        taken.add(self.created_by_id)
         for through in (directors, referees):
             taken |= set(
                 through.objects.filter(user_id__in=ids)
@@ -861,6 +885,14 @@ class Tournament(models.Model):
                 and not locked.directors.exclude(pk=user.pk).exists()
             ):
                 raise ValueError(gettext("a tournament keeps at least one director"))
+            if user.pk == locked.created_by_id and not by.is_superuser:
+                raise ValueError(
+                    gettext(
+                        "only an administrator can remove %(username)s: they created this "
+                        "tournament"
+                    )
+                    % {"username": user.get_username()}
+                )
             # Checked while it still belongs here: owned by this tournament alone.
             deactivate = locked.owns_account(user)
             locked.directors.remove(user)
@@ -912,6 +944,35 @@ class Tournament(models.Model):
             for session in self.sessions.exclude(status=Session.Status.FINISHED):
                 session.tournament = self
                 session.ensure_codes()
+
+
+class AccountOrigin(models.Model):
+    """The tournament an account was made for on its people page: the account is that
+    tournament's. Only a director of it adds the account to a tournament, reactivates it or
+    resets its password; an account made elsewhere (an administrator, `createdirector`) is
+    never reset, deactivated or reactivated by a director. Deleting the tournament leaves the
+    account to the administrators."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="origin",
+        verbose_name=_("account"),
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="made_accounts",
+        verbose_name=_("made for"),
+    )
+
+    class Meta:
+        verbose_name = _("account's tournament")
+        verbose_name_plural = _("accounts' tournaments")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.tournament})"
 
 
 class Registration(models.Model):

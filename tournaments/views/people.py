@@ -153,7 +153,7 @@ def add_account(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         role = form.cleaned_data["role"]
         try:
-            user = tournament.add_account(form.cleaned_data["username"], role)
+            user = tournament.add_account(form.cleaned_data["username"], role, by=request.user)
         except ValueError as error:
             form.add_error("username", texts.sentence(str(error)))
         else:
