@@ -11,7 +11,8 @@ from tournaments.access import TooManyGuesses
 
 
 class TooManyGuessesMiddleware:
-    """Too many wrong table codes from one address: 429, for a while."""
+    """A wrong table code past the guess limit: 429 with Retry-After, for the rest of the
+    window (a right code is never refused)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -21,5 +22,8 @@ class TooManyGuessesMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyGuesses):
-            return render(request, "429.html", status=429)
+            minutes = max(1, -(-exception.retry_after // 60))
+            response = render(request, "429.html", {"minutes": minutes}, status=429)
+            response["Retry-After"] = str(exception.retry_after)
+            return response
         return None

@@ -188,8 +188,11 @@ LOGIN_URL = "login"
 # directly let any client choose its address and escape every limit (issue 22). The
 # deployment behind one TLS proxy sets 1.
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
-# Table codes: wrong ones an address may try within the window (seconds) before a 429.
+# Table codes and screen links: wrong ones an address (CODE_GUESSES) and the whole site
+# (CODE_GUESSES_ALL) may try within a window (seconds) before further wrong ones get a 429; a
+# right one always opens.
 CODE_GUESSES = 20
+CODE_GUESSES_ALL = 500
 CODE_GUESS_WINDOW = 15 * 60
 # The public API (/api/v1/): requests one client address may make per window (seconds)
 # before a 429 with Retry-After.

@@ -110,18 +110,39 @@ def test_a_session_can_take_codes_in_a_championship(client, tournament):
     assert Round.objects.count() == 1
 
 
-def test_guessing_codes_is_rate_limited_by_address(client, code, settings):
+def test_guessing_codes_is_rate_limited_by_address_and_the_right_code_still_opens(
+    client, code, settings
+):
     settings.CODE_GUESSES = 3
     number = code.partition("-")[0]
     for guess in range(3):
         response = client.get(reverse("codes:detail", args=[f"{number}-{guess:040x}"]))
         assert response.status_code == 404
-    # Even the right code waits now: the address made too many wrong guesses.
-    response = client.get(reverse("codes:detail", args=[code]))
+    # A fourth wrong guess waits, and is told how long.
+    response = client.get(reverse("codes:detail", args=[f"{number}-{9:040x}"]))
     assert response.status_code == 429
-    assert "Too many" in response.content.decode()
-    other = client.get(reverse("codes:detail", args=[code]), REMOTE_ADDR="10.0.0.9")
-    assert other.status_code == 200
+    assert 0 < int(response["Retry-After"]) <= settings.CODE_GUESS_WINDOW
+    assert "too many wrong table links" in response.content.decode()
+    # The right code opens at once from the same address (a venue shares one), and records.
+    assert client.get(reverse("codes:detail", args=[code])).status_code == 200
+    posted = client.post(reverse("codes:record", args=[code]), entries())
+    assert posted.status_code == 302 and Round.objects.count() == 1
+    elsewhere = reverse("codes:detail", args=[f"{number}-{8:040x}"])
+    assert client.get(elsewhere, REMOTE_ADDR="10.0.0.9").status_code == 404
+
+
+def test_many_addresses_guessing_together_meet_the_sites_limit(client, code, settings):
+    settings.CODE_GUESSES, settings.CODE_GUESSES_ALL = 100, 5
+    number = code.partition("-")[0]
+    answers = [
+        client.get(
+            reverse("codes:detail", args=[f"{number}-{guess:040x}"]), REMOTE_ADDR=f"10.0.1.{guess}"
+        ).status_code
+        for guess in range(7)
+    ]
+    assert answers == [404] * 5 + [429] * 2
+    right = client.get(reverse("codes:detail", args=[code]), REMOTE_ADDR="10.0.2.1")
+    assert right.status_code == 200
 
 
 def test_behind_a_trusted_proxy_the_forwarded_address_is_limited(client, code, settings):
@@ -131,11 +152,23 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_limited(client, code, s
     wrong = reverse("codes:detail", args=[f"{number}-{0:040x}"])
     for _ in range(2):
         assert client.get(wrong, HTTP_X_FORWARDED_FOR="203.0.113.7").status_code == 404
-    blocked = client.get(reverse("codes:detail", args=[code]), HTTP_X_FORWARDED_FOR="203.0.113.7")
-    assert blocked.status_code == 429
-    # Another player in the same hall, behind the same proxy, is not locked out.
-    fine = client.get(reverse("codes:detail", args=[code]), HTTP_X_FORWARDED_FOR="203.0.113.8")
-    assert fine.status_code == 200
+    assert client.get(wrong, HTTP_X_FORWARDED_FOR="203.0.113.7").status_code == 429
+    # Another player in the same hall, behind the same proxy, is not limited.
+    assert client.get(wrong, HTTP_X_FORWARDED_FOR="203.0.113.8").status_code == 404
+    right = client.get(reverse("codes:detail", args=[code]), HTTP_X_FORWARDED_FOR="203.0.113.7")
+    assert right.status_code == 200
+
+
+def test_without_a_trusted_proxy_a_forged_forwarded_address_changes_nothing(
+    client, code, settings
+):
+    settings.CODE_GUESSES = 2
+    number = code.partition("-")[0]
+    wrong = reverse("codes:detail", args=[f"{number}-{0:040x}"])
+    answers = [
+        client.get(wrong, HTTP_X_FORWARDED_FOR=f"198.51.100.{n}").status_code for n in range(4)
+    ]
+    assert answers == [404, 404, 429, 429]
 
 
 def test_a_signed_off_sheet_closes_the_code_page(client, code, club_table, director):

@@ -27,8 +27,8 @@ from tournaments.models.ratings import PlayerRating, RatingChange, RatingLedger
 from tournaments.models.seasons import Season, SeasonTournament
 from tournaments.models.tournaments import (
     FALSE_YANIV_LABELS,
-    AccountOrigin,
     PRESET_LABELS,
+    AccountOrigin,
     Registration,
     Seat,
     Session,

@@ -838,7 +838,8 @@ class Tournament(models.Model):
             .values_list("pk", flat=True)
         )
         # The tournament's creator is nobody's to reset or deactivate.
-        taken.add(self.created_by_id)
+        if self.created_by_id is not None:
+            taken.add(self.created_by_id)
         for through in (directors, referees):
             taken |= set(
                 through.objects.filter(user_id__in=ids)
