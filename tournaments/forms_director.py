@@ -20,9 +20,10 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN
-from tournaments import player_import, texts
+from tournaments import access, player_import, texts
 from tournaments.clock import AtTimeLimit
 from tournaments.models import Club, Player, Round, Session, Tournament
+from tournaments.models.people import refuse_direction_controls
 
 # Paths under /manage/ that a tournament's address cannot take.
 RESERVED_SLUGS = {"new"}
@@ -317,7 +318,8 @@ class TournamentForm(forms.ModelForm):
             "ends_on": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, user: Any = None, **kwargs) -> None:
+        """`user`: who fills it in; the organising club is one of the clubs they may see."""
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["table_size"] = forms.IntegerField(
@@ -347,7 +349,9 @@ class TournamentForm(forms.ModelForm):
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
         club = cast(forms.ModelChoiceField, self.fields["club"])
-        club.queryset = Club.objects.order_by("name")
+        club.queryset = (
+            access.visible_clubs(user) if user is not None else Club.objects.none()
+        ).order_by("name")
         club.empty_label = gettext("(none)")
         if not self.instance.pk:
             # A new tournament starts as a draft; its first session makes it run.
@@ -576,11 +580,14 @@ class AddPlayerForm(forms.Form):
     """Register one player, found by club and member number (or name), else created."""
 
     name = forms.CharField(
-        label=gettext_lazy("Name"), max_length=player_import.MAX_LENGTHS[player_import.NAME]
+        label=gettext_lazy("Name"),
+        max_length=player_import.MAX_LENGTHS[player_import.NAME],
+        validators=[refuse_direction_controls],
     )
     club = forms.CharField(
         label=gettext_lazy("Club"),
         required=False,
+        validators=[refuse_direction_controls],
         max_length=player_import.MAX_LENGTHS[player_import.CLUB],
         help_text=gettext_lazy("A club not known yet is created."),
         widget=forms.TextInput(attrs={"list": "clubs", "autocomplete": "off"}),
@@ -588,6 +595,7 @@ class AddPlayerForm(forms.Form):
     member_number = forms.CharField(
         label=gettext_lazy("Member number"),
         required=False,
+        validators=[refuse_direction_controls],
         max_length=Player._meta.get_field("member_number").max_length,
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )

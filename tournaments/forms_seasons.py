@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import seasons
+from tournaments import access
 from tournaments.models import Club, Player, Season, Tournament
 from tournaments.models.seasons import season_error
 
@@ -55,14 +56,17 @@ class SeasonForm(forms.ModelForm):
             "scheme": forms.RadioSelect,
         }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        """`user`: who fills it in; the organising club is one of the clubs they may see."""
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = gettext(
             "The season's web address: /seasons/<address>/. Empty: made from the name."
         )
         club: Any = self.fields["club"]
-        club.queryset = Club.objects.order_by("name")
+        club.queryset = (
+            access.visible_clubs(user) if user is not None else Club.objects.none()
+        ).order_by("name")
         best_of: Any = self.fields["best_of"]
         best_of.min_value = 1
         best_of.max_value = seasons.MOST_BEST_OF
@@ -153,20 +157,27 @@ class PlayerSearchForm(forms.Form):
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
     )
 
-    def players(self) -> QuerySet[Player] | None:
-        """The players found, best matches first; None before two characters are typed."""
+    def players(self, user: Any) -> QuerySet[Player] | None:
+        """The players `user` may see that match, best first; None before two characters
+        are typed."""
         if not self.is_valid():
             return None
         text = " ".join(self.cleaned_data["q"].split())
         if len(text) < SEARCH_MIN_LENGTH:
             return None
-        return Player.search(text)[:SEARCH_LIMIT]
+        visible = access.visible_players(user).values("pk")
+        return Player.search(text).filter(pk__in=visible)[:SEARCH_LIMIT]
 
 
 class PlayerChoiceForm(forms.Form):
     """A player picked from the search results (registered in one click)."""
 
-    player = forms.ModelChoiceField(queryset=Player.objects.all(), widget=forms.HiddenInput)
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field: Any = self.fields["player"]
+        field.queryset = access.visible_players(user)
 
 
 class MergeForm(forms.Form):

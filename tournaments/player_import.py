@@ -38,14 +38,16 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from tournaments import access
 from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models.people import direction_control_error, has_direction_controls
 
 NAME, CLUB, MEMBER_NUMBER = "name", "club", "member_number"
 # The name in two columns, joined "first last".
@@ -345,6 +347,8 @@ def _row_error(row: Row, stray: bool = False) -> str:
     if stray:
         return gettext("a value in a column without a header")
     for column, value in ((NAME, row.name), (CLUB, row.club), (MEMBER_NUMBER, row.member_number)):
+        if has_direction_controls(value):
+            return direction_control_error(str(LABELS[column]))
         if len(value) > MAX_LENGTHS[column]:
             return gettext("%(column)s longer than %(most)s characters") % {
                 "column": LABELS[column],
@@ -464,14 +468,22 @@ class Preview:
         return not self.errors and any(line.status is not Status.ERROR for line in self.lines)
 
 
-def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
-    """What importing `parsed` into `tournament` would do, row by row (three queries)."""
+def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Preview:
+    """What importing `parsed` into `tournament` would do, row by row (four queries), for
+    the director `by`: a club they may not see (another director's private tournaments
+    alone know it) is an error of its row, so that registering a player never shows it."""
     if not parsed.ok:
         return Preview(lines=[], errors=parsed.errors)
     rows = parsed.rows
     clubs = {fold(club.name): club for club in Club.objects.all()}
     wanted = {fold(row.club) for row in rows if not row.error}
     club_ids = [clubs[name].pk for name in wanted if name in clubs]
+    seen: set[int] = set()
+    if club_ids:
+        visible = access.visible_clubs(by).filter(pk__in=club_ids)
+        seen = set(visible.values_list("pk", flat=True))
+    # A club the director may not see is not theirs to register players with.
+    club_ids = [pk for pk in club_ids if pk in seen]
     in_clubs = Q(club_id__in=club_ids)
     if "" in wanted:
         in_clubs |= Q(club__isnull=True)
@@ -491,6 +503,13 @@ def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
             lines.append(Line(row, Status.ERROR, reason=row.error))
             continue
         club = clubs.get(fold(row.club)) if row.club else None
+        if club is not None and club.pk not in seen:
+            reason = gettext(
+                "the club %(club)s belongs to another director's private tournament: "
+                "give another club name"
+            ) % {"club": row.club}
+            lines.append(Line(row, Status.ERROR, reason=reason))
+            continue
         line = _match(row, club, players_by_number, players_by_name)
         known = line.player
         if known is not None:
@@ -597,7 +616,7 @@ class ImportResult:
         return ", ".join(parts) + "."
 
 
-def import_players(parsed: ParsedImport, tournament: Tournament) -> ImportResult:
+def import_players(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> ImportResult:
     """Create the missing clubs and players and register every valid row, all or nothing.
 
     The rows are classified again here, under a lock of the tournament, so two imports
@@ -607,7 +626,7 @@ def import_players(parsed: ParsedImport, tournament: Tournament) -> ImportResult
     """
     with transaction.atomic():
         list(Tournament.objects.select_for_update().filter(pk=tournament.pk).values_list("pk"))
-        preview = classify(parsed, tournament)
+        preview = classify(parsed, tournament, by=by)
         if preview.errors:
             return ImportResult()
         result = ImportResult(skipped=[ln for ln in preview.lines if ln.status is Status.ERROR])

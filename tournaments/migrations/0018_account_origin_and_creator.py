@@ -8,6 +8,7 @@ treated it until now).
 """
 
 import django.db.models.deletion
+import tournaments.models.people
 from django.conf import settings
 from django.db import migrations, models
 
@@ -68,4 +69,20 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(creators_and_origins, migrations.RunPython.noop),
+        # A text-direction control is refused by the forms where it was typed.
+        migrations.AlterField(
+            model_name='club',
+            name='name',
+            field=models.CharField(max_length=120, unique=True, validators=[tournaments.models.people.refuse_direction_controls], verbose_name='name'),
+        ),
+        migrations.AlterField(
+            model_name='player',
+            name='member_number',
+            field=models.CharField(blank=True, max_length=40, validators=[tournaments.models.people.refuse_direction_controls], verbose_name='member number'),
+        ),
+        migrations.AlterField(
+            model_name='player',
+            name='name',
+            field=models.CharField(max_length=120, validators=[tournaments.models.people.refuse_direction_controls], verbose_name='name'),
+        ),
     ]

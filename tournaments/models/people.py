@@ -8,6 +8,7 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -27,12 +28,39 @@ def clean_name(text: str) -> str:
     return " ".join(text.translate(dict.fromkeys(map(ord, DIRECTION_CONTROLS))).split())
 
 
+def has_direction_controls(text: str) -> bool:
+    return any(mark in text for mark in DIRECTION_CONTROLS)
+
+
+def refuse_direction_controls(text: str) -> None:
+    """A form's check: a direction control is refused where it was typed (the database
+    refuses it too, with no word the user would understand)."""
+    if has_direction_controls(text):
+        raise ValidationError(
+            gettext(
+                "Remove the text-direction control character (such as U+202E, right-to-left "
+                "override): it turns the text after it around."
+            ),
+            code="direction_control",
+        )
+
+
+def direction_control_error(column: str) -> str:
+    """A CSV row's error (lower case, as the preview's other reasons)."""
+    return gettext(
+        "the %(column)s holds a text-direction control character (such as U+202E): "
+        "type it again without it"
+    ) % {"column": column}
+
+
 def _no_direction_controls(field: str) -> Q:
     return reduce(and_, (~Q(**{f"{field}__contains": mark}) for mark in DIRECTION_CONTROLS))
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
+    name = models.CharField(
+        _("name"), max_length=120, unique=True, validators=[refuse_direction_controls]
+    )
     city = models.CharField(_("city"), max_length=120, blank=True)
 
     class Meta:
@@ -55,7 +83,7 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[refuse_direction_controls])
     club = models.ForeignKey(
         Club,
         null=True,
@@ -64,7 +92,9 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("club"),
     )
-    member_number = models.CharField(_("member number"), max_length=40, blank=True)
+    member_number = models.CharField(
+        _("member number"), max_length=40, blank=True, validators=[refuse_direction_controls]
+    )
 
     class Meta:
         ordering = ["name"]

@@ -27,6 +27,7 @@ from tournaments.access import (
     can_create_tournament,
     get_tournament_for_director,
     login_to_read,
+    visible_clubs,
 )
 from tournaments.forms_director import (
     AddPlayerForm,
@@ -36,7 +37,7 @@ from tournaments.forms_director import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Club, Registration, Seat, Session, Tournament
+from tournaments.models import Registration, Seat, Session, Tournament
 from tournaments.views.disputes import open_count_and_version
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
@@ -77,7 +78,7 @@ def director_home(request: HtmxHttpRequest) -> HttpResponse:
 def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
     if not can_create_tournament(request.user):
         raise PermissionDenied(gettext("You may not create tournaments."))
-    form = TournamentForm(request.POST or None)
+    form = TournamentForm(request.POST or None, user=request.user)
     if form.is_valid():
         tournament = form.save(commit=False)
         tournament.save_with_director(request.user)
@@ -98,7 +99,7 @@ def tournament_create(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_director(request, slug)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    form = TournamentForm(request.POST or None, instance=tournament, user=request.user)
     if form.is_valid():
         tournament = form.save()
         messages.success(request, gettext("Settings saved."))
@@ -155,7 +156,7 @@ def _render_dashboard(
         "checked_in_count": sum(1 for r in registrations if r.checked_in),
         "withdrawn_count": sum(1 for r in registrations if r.withdrawn),
         "add_form": add_form or AddPlayerForm(),
-        "clubs": Club.objects.order_by("name").values_list("name", flat=True),
+        "clubs": visible_clubs(request.user).order_by("name").values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
         "seating_methods": Session.Seating.choices[:2],
         "referee_count": tournament.referees.count(),
@@ -189,7 +190,7 @@ def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     form = AddPlayerForm(request.POST)
     if form.is_valid():
         parsed = form.parsed()
-        line = player_import.classify(parsed, tournament).lines[0]
+        line = player_import.classify(parsed, tournament, by=request.user).lines[0]
         if line.status is player_import.Status.ERROR:
             form.add_error(None, line.reason[:1].upper() + line.reason[1:] + ".")
         elif line.registered:
@@ -197,7 +198,7 @@ def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, gettext("%(name)s is already registered.") % {"name": name})
         else:
             try:
-                result = player_import.import_players(parsed, tournament)
+                result = player_import.import_players(parsed, tournament, by=request.user)
             except IntegrityError:
                 form.add_error(
                     None, gettext("The player was changed at the same moment: try again.")
@@ -389,7 +390,7 @@ def import_upload(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     # How the file was read (ignored columns, joined names, its encoding): above the preview.
     for notice in parsed.notices:
         messages.info(request, notice)
-    preview = player_import.classify(parsed, tournament)
+    preview = player_import.classify(parsed, tournament, by=request.user)
     confirm_form = ImportConfirmForm.for_file(tournament, data) if preview.can_confirm else None
     return render(
         request,
@@ -417,11 +418,11 @@ def import_confirm(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         return _render_upload(request, tournament, ImportUploadForm(), status=400, error=error)
     parsed = player_import.parse_players_csv(form.cleaned_data["payload"])
-    if not player_import.classify(parsed, tournament).can_confirm:
+    if not player_import.classify(parsed, tournament, by=request.user).can_confirm:
         error = gettext("This file has nothing to import.")
         return _render_upload(request, tournament, ImportUploadForm(), status=400, error=error)
     try:
-        result = player_import.import_players(parsed, tournament)
+        result = player_import.import_players(parsed, tournament, by=request.user)
     except IntegrityError:
         error = gettext(
             "Players were changed by someone else at the same moment, and nothing was "

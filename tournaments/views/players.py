@@ -41,8 +41,10 @@ SEARCH_TEMPLATE = "tournaments/director/_known_players.html"
 # --- registering a known player ----------------------------------------------------------
 
 
-def _search_context(tournament: Tournament, form: PlayerSearchForm) -> dict[str, object]:
-    found = form.players()
+def _search_context(
+    request: HtmxHttpRequest, tournament: Tournament, form: PlayerSearchForm
+) -> dict[str, object]:
+    found = form.players(request.user)
     players = list(found) if found is not None else None
     registered: set[int] = set()
     if players:
@@ -65,7 +67,7 @@ def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Players of the site by name, club or member number, each with a Register button; htmx
     gets the results list alone."""
     tournament = access.get_tournament_for_director(request, slug)
-    context = _search_context(tournament, PlayerSearchForm(request.GET))
+    context = _search_context(request, tournament, PlayerSearchForm(request.GET))
     template = SEARCH_TEMPLATE + ("#results" if request.htmx else "")
     return render(request, template, context)
 
@@ -74,7 +76,7 @@ def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def register_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Register a known player in the tournament (one click from the search results)."""
     tournament = access.get_tournament_for_director(request, slug)
-    form = PlayerChoiceForm(request.POST)
+    form = PlayerChoiceForm(request.user, request.POST)
     back = reverse("manage:player_search", args=[tournament.slug])
     query = request.POST.get("q", "")
     if not form.is_valid():
@@ -165,7 +167,7 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
         merged, into = chosen.cleaned_data["merge"], chosen.cleaned_data["into"]
         pair = [(merged, _footprint(merged)), (into, _footprint(into))]
     search = PlayerSearchForm(request.GET if request.method == "GET" else None)
-    found = search.players() if search.is_bound else None
+    found = search.players(request.user) if search.is_bound else None
     return render(
         request,
         "tournaments/profiles/merge.html",

@@ -143,7 +143,7 @@ def _manage_page(season: Season, anchor: str = "") -> HttpResponse:
 def season_create(request: HtmxHttpRequest) -> HttpResponse:
     if not access.can_create_season(request.user):
         raise PermissionDenied(gettext("Only a tournament director may organise a season."))
-    form = SeasonForm(request.POST or None)
+    form = SeasonForm(request.POST or None, user=request.user)
     if form.is_valid():
         season = form.save(commit=False)
         season.save_with_director(request.user)
@@ -173,7 +173,7 @@ def _render_manage(
         "tournaments/seasons/manage.html",
         {
             "season": season,
-            "form": form or SeasonForm(instance=season),
+            "form": form or SeasonForm(instance=season, user=request.user),
             "add_form": add_form or AddTournamentForm(request.user, season),
             "entries": [
                 (entry, CoefficientForm(initial={"coefficient": entry.coefficient}))
@@ -192,7 +192,7 @@ def season_manage(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     season = access.get_season_for_director(request, slug)
     if request.method == "GET":
         return _render_manage(request, season)
-    form = SeasonForm(request.POST, instance=season)
+    form = SeasonForm(request.POST, instance=season, user=request.user)
     if form.is_valid():
         season = form.save()
         messages.success(request, gettext("Settings saved."))
