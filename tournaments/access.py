@@ -9,6 +9,7 @@ stays hidden), 403 for who may see it but not do this.
 from __future__ import annotations
 
 import functools
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -302,6 +303,33 @@ def find_screen(request: HttpRequest, key: str) -> HallScreen:
     """The hall screen of a secret link (private tournaments hand these out), or 404;
     guesses limited per address, as table codes are."""
     return _guessed(request, lambda: HallScreen.find(key))
+
+
+# The phone's own id: a random value in a signed cookie, set the first time the phone agrees
+# to a sheet. Not a secret and not a login: it tells the sheet and the director which seats
+# agreed from one phone passed round the table.
+DEVICE_COOKIE = "yaniv_device"
+DEVICE_SALT = "tournaments.device"
+
+
+def device_of(request: HttpRequest) -> tuple[str, bool]:
+    """The phone's id and whether it is new (the answer must then set the cookie)."""
+    device = request.get_signed_cookie(DEVICE_COOKIE, default=None, salt=DEVICE_SALT)
+    if device and len(device) == 16 and device.isalnum():
+        return device, False
+    return secrets.token_hex(8), True
+
+
+def remember_device(response: HttpResponse, device: str, request: HttpRequest) -> None:
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        device,
+        salt=DEVICE_SALT,
+        max_age=2 * 365 * 24 * 3600,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
 
 
 @dataclass(frozen=True)

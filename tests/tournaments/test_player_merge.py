@@ -297,3 +297,15 @@ def test_a_merged_players_old_profile_address_leads_to_the_player_kept(client, d
     response = client.get(reverse("public:profile", args=[old]))
     assert response.status_code == 301
     assert response["Location"] == reverse("public:profile", args=[ann.pk])
+
+
+@pytest.mark.parametrize("digits", [20, 5000])
+def test_an_absurd_player_id_is_a_form_error_not_a_server_error(admin_client, digits):
+    """Issue 22: `merge=<5000 digits>` was a 500 (Python refuses to convert it)."""
+    ann = Player.objects.create(name="Ann")
+    url = reverse("manage:merge_players")
+    response = admin_client.post(url, {"merge": "9" * digits, "into": ann.pk})
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    assert admin_client.get(url, {"merge": "9" * digits, "into": ann.pk}).status_code == 200
+    assert Player.objects.filter(pk=ann.pk).exists()

@@ -95,7 +95,7 @@ def test_the_search_does_not_show_a_player_of_another_directors_private_tourname
         assert "Verborgen" not in html
         assert text == "Geheim" or "Geheim" not in html
     assert "Hanne Zichtbaar" in search(director_client, tournament, "Hanne").content.decode()
-    htmx = search(director_client, tournament, "Hidde", **HTMX).content.decode()
+    htmx = search(director_client, tournament, "Hidde", headers=HTMX).content.decode()
     assert "Verborgen" not in htmx and "Geheim" not in htmx
 
 

@@ -19,6 +19,7 @@ from tournaments.models.games import (
     Round,
     RoundConflict,
     SheetChanged,
+    TooManyDisputes,
     same_entries,
 )
 from tournaments.models.hall import HallScreen
@@ -67,6 +68,7 @@ __all__ = [
     "Session",
     "SessionClockEvent",
     "SheetChanged",
+    "TooManyDisputes",
     "Table",
     "Tournament",
     "same_entries",

@@ -72,6 +72,20 @@ class AlreadyApplied(Exception):
         super().__init__("this change was already applied")
 
 
+# Disputes one table code (or one account) may send about a game in a minute, and the open
+# disputes a game may hold: a phone sending in a loop would bury the director's queue.
+DISPUTES_PER_MINUTE = 3
+OPEN_DISPUTES_PER_GAME = 20
+
+
+class TooManyDisputes(Exception):
+    """Disputes sent faster than a table needs: the next one waits `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(retry_after)
+
+
 class SheetChanged(Exception):
     """A correction form was filled in on an older version of the sheet."""
 
@@ -804,9 +818,10 @@ class Game(models.Model):
             self.signed_off_at = timezone.now()
             self.save(update_fields=["signed_off_at"])
 
-    def confirm(self, seat: Seat, *, by: Any, version: int) -> bool:
+    def confirm(self, seat: Seat, *, by: Any, version: int, device: str = "") -> bool:
         """A player agrees to the finished sheet, as signing the paper one; True once enough
-        players agreed and the sheet is signed off by them."""
+        players agreed and the sheet is signed off by them. `device`: the phone's own id
+        (a signed cookie): passing one phone round is fine, and the sheet shows it."""
         with transaction.atomic():
             game = self._locked(version)
             if not game.finished:
@@ -815,7 +830,7 @@ class Game(models.Model):
                 raise GameError("signed_off_already", "game")
             if seat.table_id != game.table_id:
                 raise GameError("not_at_this_table", "game")
-            Confirmation.objects.get_or_create(game=game, seat=seat)
+            Confirmation.objects.get_or_create(game=game, seat=seat, defaults={"device": device})
             agreed = game.confirmations.count() >= game.confirmations_needed()
             if agreed:
                 game.signed_off_at = timezone.now()
@@ -826,10 +841,34 @@ class Game(models.Model):
         self._take_state(game)
         return agreed
 
+    def confirmation_devices(self) -> list[list[int]]:
+        """The seat positions that agreed, grouped by the phone they agreed from, in the order
+        they agreed (a confirmation without a known phone stands alone)."""
+        groups: dict[str, list[int]] = {}
+        for position, device, pk in self.confirmations.order_by("at", "pk").values_list(
+            "seat__position", "device", "pk"
+        ):
+            groups.setdefault(device or f"#{pk}", []).append(position)
+        return list(groups.values())
+
     def raise_dispute(self, number: int | None, text: str, *, by: Any) -> Dispute:
-        """Something's wrong at the table: it goes to the director's queue and the audit log."""
+        """Something's wrong at the table: it goes to the director's queue and the audit log.
+        At most DISPUTES_PER_MINUTE from one code or account a minute, and OPEN_DISPUTES_PER_GAME
+        open at once (`TooManyDisputes`)."""
         with transaction.atomic():
             game = self._locked()
+            now = timezone.now()
+            sender = Q(code=by) if isinstance(by, TableCode) else Q(raised_by=_user(by))
+            recent = list(
+                game.disputes.filter(sender, raised_at__gt=now - timedelta(minutes=1))
+                .order_by("raised_at")
+                .values_list("raised_at", flat=True)
+            )
+            if len(recent) >= DISPUTES_PER_MINUTE:
+                wait = recent[-DISPUTES_PER_MINUTE] + timedelta(minutes=1) - now
+                raise TooManyDisputes(max(1, int(wait.total_seconds()) + 1))
+            if game.disputes.filter(status=Dispute.Status.OPEN).count() >= OPEN_DISPUTES_PER_GAME:
+                raise TooManyDisputes(60)
             if number is not None:
                 game._stored_round(game.rows(), number)
             dispute = Dispute.objects.create(
@@ -1039,6 +1078,8 @@ class Confirmation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
     at = models.DateTimeField(default=timezone.now)
+    # The phone it was given from (a random id in a signed cookie; empty: unknown).
+    device = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         constraints = [

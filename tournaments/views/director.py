@@ -19,7 +19,7 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
 from tournaments import player_import, texts
@@ -56,7 +56,7 @@ def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def director_home(request: HtmxHttpRequest) -> HttpResponse:
     """The tournaments the user directs (every tournament for a superuser)."""
     tournaments = Tournament.objects.all()
@@ -167,7 +167,7 @@ def _render_dashboard(
 
 
 @login_to_read
-@require_GET
+@require_safe
 def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Players and check-in; asked by htmx, only the counts (they follow each check-in)."""
     tournament = get_tournament_for_director(request, slug)

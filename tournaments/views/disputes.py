@@ -16,7 +16,7 @@ from django.db.models import Count, Max, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.errors import GameError
 from tournaments import texts
@@ -58,7 +58,7 @@ def _queue(tournament: Tournament) -> dict[str, Any]:
 
 
 @login_to_read
-@require_GET
+@require_safe
 def queue(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Every dispute of the tournament: the open ones first (oldest first), then the answered."""
     tournament = get_tournament_for_director(request, slug)
@@ -80,7 +80,7 @@ def queue(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @login_to_read
-@require_GET
+@require_safe
 def open_disputes(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The dashboard's count of open disputes, live (204 while unchanged)."""
     tournament = get_tournament_for_director(request, slug)

@@ -17,7 +17,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments import archive, caching, downloads
 from tournaments.access import (
@@ -43,7 +43,7 @@ def _bad_separator() -> HttpResponse:
     return HttpResponseBadRequest("sep must be comma or semicolon.", content_type="text/plain")
 
 
-@require_GET
+@require_safe
 def standings_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     tournament = get_tournament_for_viewer(request, slug)
     separator = _separator(request)
@@ -68,7 +68,7 @@ def standings_csv(request: HttpRequest, slug: str, number: int | None = None) ->
     )
 
 
-@require_GET
+@require_safe
 def rounds_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every round of the tournament, written from the games' sheets a few hundred tables at
     a time (the queries do not grow with the number of rounds), once per version of the
@@ -94,7 +94,7 @@ def rounds_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 @never_cache
 @login_to_read
-@require_GET
+@require_safe
 def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole tournament for the club's archive (`manage.py import_tournament` reads it)."""
     tournament = get_tournament_for_director(request, slug)

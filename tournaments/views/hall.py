@@ -7,7 +7,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tournaments import access, hall
 from tournaments.forms_hall import HallScreenAddForm, HallScreenForm
@@ -17,7 +17,7 @@ from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 # --- the screen ---------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def screen(request: HtmxHttpRequest, slug: str, number: int = 1) -> HttpResponse:
     """A screen of a tournament anyone may follow (screen 1 exists before it is set up)."""
     tournament = access.get_tournament_for_viewer(request, slug)
@@ -29,7 +29,7 @@ def screen(request: HtmxHttpRequest, slug: str, number: int = 1) -> HttpResponse
     return _render_screen(request, tournament, found)
 
 
-@require_GET
+@require_safe
 def screen_by_key(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A screen by its secret link: how a private tournament's hall sees it."""
     found = access.find_screen(request, key)
@@ -89,7 +89,7 @@ def _card(request: HtmxHttpRequest, tournament: Tournament, found: HallScreen, f
 
 
 @access.login_to_read
-@require_GET
+@require_safe
 def screens(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = access.get_tournament_for_director(request, slug)
     return _render_screens(request, tournament)

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from tournaments import texts
 from tournaments.access import get_tournament_for_director, login_to_read
@@ -122,7 +122,7 @@ def _card(
 
 
 @login_to_read
-@require_GET
+@require_safe
 def people(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament's directors and referees, and who keeps the score."""
     return _render_people(request, get_tournament_for_director(request, slug))

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
 from tournaments import access
@@ -62,7 +62,7 @@ def _search_context(
 
 
 @access.login_to_read
-@require_GET
+@require_safe
 def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Players of the site by name, club or member number, each with a Register button; htmx
     gets the results list alone."""
@@ -133,6 +133,12 @@ def _footprint(player: Player) -> dict[str, int]:
     )
 
 
+def _player_id(value: str) -> int | None:
+    """A player's id as typed in the address: digits, at most 11 of them (a longer number is
+    no player's, and 5,000 digits would not even convert)."""
+    return int(value) if value.isdecimal() and value.isascii() and len(value) < 12 else None
+
+
 @access.login_to_read
 @require_http_methods(["GET", "POST"])
 def merge_players(request: HtmxHttpRequest) -> HttpResponse:
@@ -159,8 +165,9 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
                 )
                 return redirect(reverse("manage:merge_players"))
         status = 400
+    merge_pk, into_pk = _player_id(merge_id), _player_id(into_id)
     picked = Player.objects.select_related("club").in_bulk(
-        [int(value) for value in (merge_id, into_id) if value.isdecimal() and len(value) < 12]
+        [pk for pk in (merge_pk, into_pk) if pk is not None]
     )
     pair = None
     if chosen is not None and chosen.is_valid():
@@ -175,8 +182,8 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
             "search_form": search,
             "found": list(found) if found is not None else None,
             "chosen": chosen,
-            "merge_player": picked.get(int(merge_id)) if merge_id.isdecimal() else None,
-            "into_player": picked.get(int(into_id)) if into_id.isdecimal() else None,
+            "merge_player": picked.get(merge_pk) if merge_pk is not None else None,
+            "into_player": picked.get(into_pk) if into_pk is not None else None,
             "merge_id": merge_id,
             "into_id": into_id,
             "q": search.data.get("q", "") if search.is_bound else "",

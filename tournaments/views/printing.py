@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments import access, caching, printing
 from tournaments.sheets import GameSheet
@@ -35,7 +35,7 @@ def _pdf(
     )
 
 
-@require_GET
+@require_safe
 def table_sheet(
     request: HttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponseBase:
@@ -52,7 +52,7 @@ def table_sheet(
     )
 
 
-@require_GET
+@require_safe
 def standings(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     tournament = access.get_tournament_for_viewer(request, slug)
     session = None
@@ -72,7 +72,7 @@ def standings(request: HttpRequest, slug: str, number: int | None = None) -> Htt
     )
 
 
-@require_GET
+@require_safe
 def report(request: HttpRequest, slug: str) -> HttpResponseBase:
     tournament = access.get_tournament_for_viewer(request, slug)
     show_names = access.can_direct(request.user, tournament)

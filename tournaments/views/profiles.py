@@ -9,7 +9,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tournaments import profiles
 from tournaments.models import Club, Player, PlayerMerge
@@ -27,7 +27,7 @@ def has_rating_partial() -> bool:
     return True
 
 
-@require_GET
+@require_safe
 def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
@@ -50,7 +50,7 @@ def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def club_detail(request: HtmxHttpRequest, club_id: int) -> HttpResponse:
     club = get_object_or_404(Club, pk=club_id)
     page = profiles.club_page(club)

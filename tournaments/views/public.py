@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring import rules
 from tournaments import caching, texts
@@ -20,7 +20,7 @@ from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)
     return render(
@@ -33,12 +33,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/rules.html", rules_context(rules.BELGIAN))
 
 
-@require_GET
+@require_safe
 def tournament_rules(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The rules a tournament's games are scored by, in words, from its rule set."""
     tournament = get_tournament_for_viewer(request, slug)
@@ -55,7 +55,7 @@ def _render_live(
     return render(request, template, {**context, "poll_seconds": poll_seconds()})
 
 
-@require_GET
+@require_safe
 def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
     version = tournament.live_version()
@@ -97,7 +97,7 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render_live()
 
 
-@require_GET
+@require_safe
 def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = None) -> HttpResponse:
     version = None
     # An htmx poll (the header read as it came: `request.htmx` would build every header).
@@ -167,7 +167,7 @@ def _live_parts(tournament: Tournament, version: str) -> tuple[object, ...]:
     return (version, caching.stamp(tournament), poll_seconds())
 
 
-@require_GET
+@require_safe
 def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
     query = request.GET.get("q", "").strip()
@@ -186,7 +186,7 @@ def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
     seats = list(

@@ -24,7 +24,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring import seasons as season_rules
 from tournaments import access, downloads, season_downloads
@@ -50,7 +50,7 @@ def scheme_texts(season: Season) -> dict[str, Any]:
 # --- anyone ----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def season_list(request: HtmxHttpRequest) -> HttpResponse:
     """The public seasons, and the user's own private ones."""
     shown = Q(is_public=True)
@@ -69,7 +69,7 @@ def season_list(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def season_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The season standings: a line per player, a column per tournament counted (points
     struck through when not among the best N), polled like the tournaments' standings."""
@@ -103,7 +103,7 @@ def _separator(request: HttpRequest) -> str | None:
     return downloads.SEPARATORS.get(request.GET.get("sep", "comma"))
 
 
-@require_GET
+@require_safe
 def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The season standings for a spreadsheet (`?sep=semicolon` for Belgian settings)."""
     season = access.get_season_for_viewer(request, slug)
@@ -118,7 +118,7 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     )
 
 
-@require_GET
+@require_safe
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The season standings for the wall (A4, landscape when it counts many tournaments)."""
     season = access.get_season_for_viewer(request, slug)

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoring.errors import FinalError, SeatingError
 from tournaments import printing, texts
@@ -215,7 +215,7 @@ def _go_ahead(request: HttpRequest) -> dict[str, bool]:
 
 
 @login_required
-@require_GET
+@require_safe
 def session_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _render_session(request, get_session_for_director(request, slug, number))
 
@@ -425,7 +425,7 @@ def reissue_code(
 
 
 @login_required
-@require_GET
+@require_safe
 def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Print-ready: every player's table and seat, alphabetically, with the site's QR code;
     while the session takes table codes, each table's code link and QR code."""
@@ -451,7 +451,7 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """Blank sheets for every table of a session, one page each (the director prints them);
     while the session takes table codes, each sheet carries its table's link and QR code."""

@@ -21,7 +21,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring import rules
@@ -51,6 +51,7 @@ from tournaments.models import (
     Session,
     SheetChanged,
     Table,
+    TooManyDisputes,
 )
 from tournaments.models.games import describe_entries
 from tournaments.sheets import EntrySheet, GameSheet
@@ -69,7 +70,7 @@ def _sentence(error: Exception) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     """A referee's tables in running sessions; a director's tables of their tournaments."""
     user = request.user
@@ -266,7 +267,21 @@ def _confirmations(sheet: GameSheet) -> dict[str, Any] | None:
         "seats": [(seat, seat.pk in agreed) for seat in sheet.seats],
         "count": len(agreed),
         "needed": game.confirmations_needed(),
+        "phones": phones_of(game),
     }
+
+
+def phones_of(game: Game) -> list[str]:
+    """Which seats agreed from one phone, in words (one phone passed round the table is
+    fine; hiding it is not): the sheet and the director both read it."""
+    lines = []
+    for positions in game.confirmation_devices():
+        if len(positions) > 1:
+            lines.append(
+                gettext("Seats %(seats)s agreed from one phone.")
+                % {"seats": ", ".join(map(str, positions))}
+            )
+    return lines
 
 
 def _device_state(sheet: GameSheet) -> dict[str, Any]:
@@ -513,7 +528,7 @@ def _render_live(
     return render(request, "tournaments/table.html", shell, status=status)
 
 
-@require_GET
+@require_safe
 def table_detail(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
@@ -815,18 +830,28 @@ def confirm(
         )
         if seat is None:
             raise Http404("No such seat.")
+        device, new_device = access.device_of(request)
         try:
-            signed = table.game.confirm(seat, by=entrant.by, version=form.cleaned_data["version"])
+            signed = table.game.confirm(
+                seat, by=entrant.by, version=form.cleaned_data["version"], device=device
+            )
         except (GameError, SheetChanged) as error:
             message = _sentence(error)
         else:
             if not request.htmx:
-                return _back(table, code)
+                response = _back(table, code)
+                if new_device:
+                    access.remember_device(response, device, request)
+                return response
             message = (
                 gettext("Everyone needed agreed: the sheet is signed off.")
                 if signed
                 else gettext("%(name)s agrees.") % {"name": seat.player.name}
             )
+            response = _render_live(request, table, message=message, code=code)
+            if new_device:
+                access.remember_device(response, device, request)
+            return response
     return _render_live(request, table, message=message, code=code)
 
 
@@ -841,7 +866,22 @@ def dispute(
     by = access.find_code(request, code) if code is not None else request.user
     form = DisputeForm(GameSheet.load(table.game), request.POST)
     if form.is_valid():
-        table.game.raise_dispute(form.cleaned_data["round"], form.cleaned_data["text"], by=by)
+        try:
+            table.game.raise_dispute(form.cleaned_data["round"], form.cleaned_data["text"], by=by)
+        except TooManyDisputes as refused:
+            # Nothing saved; a plain post gets 429, htmx the page with the message.
+            message = ngettext(
+                "Too many questions sent from this table in a minute: wait %(seconds)s second "
+                "and send it again. The director has the earlier ones.",
+                "Too many questions sent from this table in a minute: wait %(seconds)s seconds "
+                "and send it again. The director has the earlier ones.",
+                refused.retry_after,
+            ) % {"seconds": refused.retry_after}
+            response = _render_live(
+                request, table, message=message, code=code, status=200 if request.htmx else 429
+            )
+            response["Retry-After"] = str(refused.retry_after)
+            return response
         if not request.htmx:
             return _back(table, code)
         message = gettext("Sent to the director. The answer appears below.")

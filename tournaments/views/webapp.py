@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 # What a phone keeps from its first visit, so that a page opened once opens offline.
 PRECACHE = (
@@ -30,7 +30,7 @@ PRECACHE = (
 )
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker, at the site's root so that it may serve every page.
@@ -53,13 +53,13 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page never opened on this phone, offline."""
     return render(request, "tournaments/offline.html")
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page says."""
     return HttpResponsePermanentRedirect(static("icons/favicon-32.png"))

@@ -1,6 +1,7 @@
-"""Accounts belong to the tournament they were made for; a tournament keeps its creator
-(issue 22: a director reactivated and reset another director's removed referee, and a
-co-director removed the director who made them).
+"""Issue 22: accounts belong to the tournament they were made for (a director reactivated
+and reset another director's removed referee); a tournament keeps its creator (a co-director
+removed the director who made them); a confirmation keeps the phone it came from (one phone
+agreed for every player, unseen).
 
 Existing rows: a tournament's creator is its first director; an account with no rights of
 its own that belongs to exactly one tournament is that tournament's (as the people page
@@ -69,6 +70,12 @@ class Migration(migrations.Migration):
             },
         ),
         migrations.RunPython(creators_and_origins, migrations.RunPython.noop),
+        # The phone a player agreed from (one phone passed round shows on the sheet).
+        migrations.AddField(
+            model_name='confirmation',
+            name='device',
+            field=models.CharField(blank=True, default='', max_length=32),
+        ),
         # A text-direction control is refused by the forms where it was typed.
         migrations.AlterField(
             model_name='club',
