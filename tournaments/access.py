@@ -257,7 +257,7 @@ def client_address(request: HttpRequest) -> str:
 
 
 def _count_miss(key: str, window: int) -> int:
-    """One more wrong guess under `key` (kept for the window): the count now."""
+    """One more under `key` (a wrong guess, a download; kept for the window): the count now."""
     cache.add(key, 0, window)
     try:
         return int(cache.incr(key))
@@ -458,6 +458,37 @@ def get_table_for_director(request: HttpRequest, table_id: int) -> Table:
 
 
 # --- decorators -------------------------------------------------------------------
+
+
+def downloads_limited(view: Callable[..., Any]) -> Callable[..., Any]:
+    """At most DOWNLOADS_PER_MINUTE PDF, CSV and JSON downloads from one client address a
+    minute (fixed windows), then 429 with Retry-After: a few clients fetching reports in a
+    loop slowed the referees' pages (issue 22). The render bound (`caching.RENDERS`) still
+    holds the whole site's renders."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        window = 60
+        now = int(timezone.now().timestamp())
+        number = now // window
+        count = _count_miss(f"downloads:{number}:{client_address(request)}", window)
+        if count > getattr(settings, "DOWNLOADS_PER_MINUTE", 30):
+            wait = (number + 1) * window - now
+            response = HttpResponse(
+                gettext(
+                    "Too many downloads from this address in a minute: try again in "
+                    "%(seconds)s seconds."
+                )
+                % {"seconds": wait},
+                status=429,
+                content_type="text/plain; charset=utf-8",
+            )
+            response["Retry-After"] = str(wait)
+            response["Cache-Control"] = "no-store"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def login_to_read(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

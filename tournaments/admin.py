@@ -22,10 +22,13 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes import views as contenttype_views
+from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.forms.fields import InvalidJSONInput, JSONString
+from django.http import Http404
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring.errors import GameError
@@ -590,3 +593,26 @@ class GameChangeAdmin(ReadOnlyAdmin):
         "before",
         "after",
     ]
+
+
+# --- "view on site" ---------------------------------------------------------------------
+
+
+def view_on_site(request, content_type_id: int, object_id: str):
+    """Django's "view on site" redirect for the rows this user's admin lists only: it
+    redirected a staff director to any object of the site, another director's private table
+    or tournament included (issue 22). 404 for a row the admin does not show them."""
+    content_type = ContentType.objects.filter(pk=content_type_id).first()
+    model = content_type.model_class() if content_type is not None else None
+    if model is None or not admin.site.is_registered(model):
+        raise Http404("No such object.")
+    model_admin = admin.site.get_model_admin(model)
+    if not model_admin.has_view_permission(request):
+        raise Http404("No such object.")
+    try:
+        listed = model_admin.get_queryset(request).filter(pk=object_id).exists()
+    except (ValueError, TypeError, OverflowError, ValidationError):
+        listed = False
+    if not listed:
+        raise Http404("No such object.")
+    return contenttype_views.shortcut(request, content_type_id, object_id)

@@ -197,6 +197,9 @@ CODE_GUESS_WINDOW = 15 * 60
 # The public API (/api/v1/): requests one client address may make per window (seconds)
 # before a 429 with Retry-After.
 API_REQUESTS = int(os.environ.get("API_REQUESTS", "300"))
+# PDF, CSV and JSON downloads one client address may make per minute before a 429 with
+# Retry-After (the render bound, EXPENSIVE_RENDERS, holds the whole site's renders).
+DOWNLOADS_PER_MINUTE = int(os.environ.get("DOWNLOADS_PER_MINUTE", "30"))
 API_WINDOW = 60
 
 # Email, for the password reset: EMAIL_URL=smtp://user:password@host:587 (STARTTLS on 587,

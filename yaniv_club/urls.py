@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponseBase
 from django.urls import include, path
 
 from api.v1 import api
+from tournaments import admin as tournament_admin
 from tournaments.urls import code_patterns, manage_patterns, public_patterns, table_patterns
 from yaniv_club.health import health
 
@@ -70,6 +71,11 @@ account_patterns = [
 
 urlpatterns = [
     path("health/", health, name="health"),
+    # Before the admin's own: "view on site" for the rows the admin lists to this user only.
+    path(
+        "admin/r/<int:content_type_id>/<path:object_id>/",
+        admin.site.admin_view(tournament_admin.view_on_site),
+    ),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_patterns)),
     # Django's set_language: the header's language switcher posts here.

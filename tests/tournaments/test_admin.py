@@ -9,11 +9,12 @@ import json
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_table, make_tournament, make_user
-from tournaments.models import Club, Player, Registration, Tournament
+from tournaments.models import Club, Player, Registration, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +187,22 @@ def test_every_model_of_the_admin_shows_a_director_nothing_of_a_tournament_they_
             name = model._meta.model_name
             change_url = reverse(f"admin:tournaments_{name}_change", args=[row.pk])
             assert client.get(change_url).status_code == 302, (model, row)
+
+
+def test_view_on_site_leads_a_director_only_to_their_own_rows(world):
+    """Issue 22: /admin/r/<type>/<id>/ redirected a staff director to another director's
+    private table or tournament (its address named it)."""
+    client = world["client"]
+    theirs, mine = world["theirs"], world["mine"]
+    type_id = ContentType.objects.get_for_model(Table).pk
+    their_table = Table.objects.get(session__tournament=theirs)
+    url = reverse("admin:view_on_site", args=[type_id, their_table.pk])
+    assert client.get(url).status_code == 404
+    my_table = Table.objects.get(session__tournament=mine)
+    response = client.get(reverse("admin:view_on_site", args=[type_id, my_table.pk]))
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"/tables/{my_table.pk}/")
+    # Nonsense ids are 404 too, and anonymous visitors meet the admin's login.
+    for bad in ("x", "9" * 40):
+        assert client.get(f"/admin/r/{type_id}/{bad}/").status_code == 404
+    assert "/admin/login/" in Client().get(url)["Location"]

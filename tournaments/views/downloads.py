@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from tournaments import archive, caching, downloads
+from tournaments import access, archive, caching, downloads
 from tournaments.access import (
     get_tournament_for_director,
     get_tournament_for_viewer,
@@ -44,6 +44,7 @@ def _bad_separator() -> HttpResponse:
 
 
 @require_safe
+@access.downloads_limited
 def standings_csv(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     tournament = get_tournament_for_viewer(request, slug)
     separator = _separator(request)
@@ -69,6 +70,7 @@ def standings_csv(request: HttpRequest, slug: str, number: int | None = None) ->
 
 
 @require_safe
+@access.downloads_limited
 def rounds_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """Every round of the tournament, written from the games' sheets a few hundred tables at
     a time (the queries do not grow with the number of rounds), once per version of the
@@ -95,6 +97,7 @@ def rounds_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
 @never_cache
 @login_to_read
 @require_safe
+@access.downloads_limited
 def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole tournament for the club's archive (`manage.py import_tournament` reads it)."""
     tournament = get_tournament_for_director(request, slug)

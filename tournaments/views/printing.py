@@ -36,6 +36,7 @@ def _pdf(
 
 
 @require_safe
+@access.downloads_limited
 def table_sheet(
     request: HttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponseBase:
@@ -53,6 +54,7 @@ def table_sheet(
 
 
 @require_safe
+@access.downloads_limited
 def standings(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponseBase:
     tournament = access.get_tournament_for_viewer(request, slug)
     session = None
@@ -73,6 +75,7 @@ def standings(request: HttpRequest, slug: str, number: int | None = None) -> Htt
 
 
 @require_safe
+@access.downloads_limited
 def report(request: HttpRequest, slug: str) -> HttpResponseBase:
     tournament = access.get_tournament_for_viewer(request, slug)
     show_names = access.can_direct(request.user, tournament)

@@ -104,6 +104,7 @@ def _separator(request: HttpRequest) -> str | None:
 
 
 @require_safe
+@access.downloads_limited
 def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The season standings for a spreadsheet (`?sep=semicolon` for Belgian settings)."""
     season = access.get_season_for_viewer(request, slug)
@@ -119,6 +120,7 @@ def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 
 @require_safe
+@access.downloads_limited
 def season_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The season standings for the wall (A4, landscape when it counts many tournaments)."""
     season = access.get_season_for_viewer(request, slug)
