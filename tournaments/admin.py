@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.contenttypes import views as contenttype_views
 from django.contrib.contenttypes.models import ContentType
@@ -274,17 +274,40 @@ class TournamentAdmin(DirectedAdmin):
     inlines = [SessionInline]
 
     def get_readonly_fields(self, request, obj=None):
+        # Who created it is the site's to say (only an administrator changes it).
+        fixed = [] if request.user.is_superuser else ["created_by"]
         # The rule options score the recorded rounds: changing them would
         # leave every cached total stale.
         if obj is not None and Round.objects.filter(game__table__session__tournament=obj).exists():
-            return ["preset", "rule_options", "false_yaniv"]
-        return []
+            return [*fixed, "preset", "rule_options", "false_yaniv"]
+        return fixed
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
+        tournament = form.instance
         # A director who creates a tournament directs it (and so still sees it).
         if not change and not request.user.is_superuser:
-            form.instance.directors.add(request.user)
+            tournament.directors.add(request.user)
+        # A co-director cannot take the tournament from the director who created it (issue
+        # 22): here as on the people page, only an administrator removes them.
+        creator = tournament.created_by
+        if (
+            not request.user.is_superuser
+            and creator is not None
+            and not tournament.directors.filter(pk=creator.pk).exists()
+        ):
+            tournament.directors.add(creator)
+            self.message_user(
+                request,
+                gettext("Only an administrator can remove %(username)s: they created it.")
+                % {"username": creator.get_username()},
+                level=messages.WARNING,
+            )
 
 
 class TableInline(ScopedChoices, admin.TabularInline):

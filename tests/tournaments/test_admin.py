@@ -206,3 +206,36 @@ def test_view_on_site_leads_a_director_only_to_their_own_rows(world):
     for bad in ("x", "9" * 40):
         assert client.get(f"/admin/r/{type_id}/{bad}/").status_code == 404
     assert "/admin/login/" in Client().get(url)["Location"]
+
+
+def test_a_staff_co_director_cannot_drop_the_creator_in_the_admin(world):
+    """Issue 22: as on the people page, the admin keeps the director who created the
+    tournament; its "created by" is read-only but for a superuser."""
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.test import RequestFactory
+
+    mine, hilde, zoe = world["mine"], world["hilde"], world["zoe"]
+    assert mine.created_by == hilde
+    mine.directors.add(zoe)
+    model_admin = admin.site.get_model_admin(Tournament)
+    request = RequestFactory().post("/")
+    request.user = zoe
+    request.session = {}
+    request._messages = FallbackStorage(request)
+
+    class DirectorsForm:
+        """The change form as the admin saves it: its directors field says Zoe alone."""
+
+        instance = mine
+
+        def save_m2m(self) -> None:
+            mine.directors.set([zoe])
+
+    model_admin.save_related(request, DirectorsForm(), [], change=True)
+    assert set(mine.directors.all()) == {hilde, zoe}
+    assert "Only an administrator can remove hilde" in str(list(request._messages)[0])
+    assert "created_by" in model_admin.get_readonly_fields(request, mine)
+    request.user = make_user("root", is_superuser=True, is_staff=True)
+    assert "created_by" not in model_admin.get_readonly_fields(request, mine)
+    model_admin.save_related(request, DirectorsForm(), [], change=True)
+    assert list(mine.directors.all()) == [zoe]
