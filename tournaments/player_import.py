@@ -45,6 +45,7 @@ from django.db.models import Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
+from tournaments import names
 from tournaments.models import Club, Player, Registration, Tournament
 
 NAME, CLUB, MEMBER_NUMBER = "name", "club", "member_number"
@@ -426,12 +427,19 @@ class Line:
     new_club: bool = False  # the club is created with the row's spelling
     registered: bool = False  # the known player is already registered
     records_member_number: bool = False  # the known player gets the row's member number
+    # A new player whose name is like a known one's in the club (accents, case, swapped
+    # names, one letter apart): the same person, perhaps.
+    look_alikes: list[Player] = field(default_factory=list)
 
     @property
     def note(self) -> str:
         if self.status is Status.ERROR:
             return self.reason
         if self.status is Status.NEW:
+            if self.look_alikes:
+                return gettext("new player, but the club has %(names)s: the same person?") % {
+                    "names": ", ".join(player.name for player in self.look_alikes)
+                }
             if self.new_club:
                 return gettext("new player, new club %(club)s") % {"club": self.row.club}
             return gettext("new player")
@@ -483,6 +491,12 @@ def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
                 players_by_number[(player.club_id, player.member_number)] = player
             players_by_name.setdefault((player.club_id, fold(player.name)), []).append(player)
     registered = set(tournament.registrations.values_list("player_id", flat=True))
+    # The club's players by their names folded (accents too), for the look-alikes.
+    alike: dict[int | None, names.NameIndex] = {}
+    for (club_id, _), namesakes in players_by_name.items():
+        for player in namesakes:
+            alike.setdefault(club_id, names.NameIndex()).add(player.pk, player.name)
+    by_pk = {player.pk: player for group in players_by_name.values() for player in group}
 
     lines: list[Line] = []
     matched: dict[int, Row] = {}  # player pk → the row that matched them
@@ -492,6 +506,14 @@ def classify(parsed: ParsedImport, tournament: Tournament) -> Preview:
             continue
         club = clubs.get(fold(row.club)) if row.club else None
         line = _match(row, club, players_by_number, players_by_name)
+        if line.status is Status.NEW and not line.new_club:
+            index = alike.get(club.pk if club else None)
+            line.look_alikes = [
+                by_pk[pk]  # type: ignore[index]
+                for pk, _ in (index.alike(row.name) if index else [])
+                # A member number each, and not the same: two people.
+                if not (row.member_number and by_pk[pk].member_number)  # type: ignore[index]
+            ]
         known = line.player
         if known is not None:
             earlier = matched.setdefault(known.pk, row)
@@ -519,7 +541,8 @@ def _match(
     if row.member_number:
         player = players_by_number.get((club_id, row.member_number))
         if player is not None:
-            if fold(player.name) != fold(row.name):
+            # The club's member number is the person: their name is theirs but for accents.
+            if names.fold(player.name) != names.fold(row.name):
                 return Line(
                     row,
                     Status.ERROR,
