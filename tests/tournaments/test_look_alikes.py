@@ -130,3 +130,11 @@ def test_registrations_stay_untouched_by_the_suggestions(tournament, helene):
     Registration.objects.create(tournament=tournament, player=helene)
     make_tournament()
     assert Player.suspected_duplicates() == []
+
+
+def test_a_member_number_told_apart_is_still_a_possible_duplicate(db):
+    kept = Player.objects.create(name="Ann Peeters", member_number="1024")
+    Player.objects.create(name="Anne Peters-Smit", member_number="1024 (#57)")
+    (group,) = Player.suspected_duplicates()
+    assert group.players[0] == kept and group.likeness is None
+    assert group.why == "a member number held by two players"

@@ -138,17 +138,17 @@ class Player(models.Model):
         else the oldest record."""
         rows = list(cls.objects.values_list("pk", "name", "member_number"))
         index = names.NameIndex()
-        groups: dict[int, set[int]] = {}  # pk → the group it is in
-        how: dict[frozenset[int], names.Likeness | None] = {}
+        groups: dict[int, set[int]] = {}  # pk → the group it is in (shared by its players)
+        # Why a group's players are suspects: how alike their names are, None for a number.
+        reasons: dict[int, set[names.Likeness | None]] = {}  # id of a group → its reasons
 
-        def join(first: int, second: int, likeness: names.Likeness | None) -> None:
-            group = groups.get(first, {first}) | groups.get(second, {second})
-            closeness = [how.pop(frozenset(groups.get(pk, {pk})), None) for pk in (first, second)]
+        def join(first: int, second: int, reason: names.Likeness | None) -> None:
+            one, other = groups.get(first, {first}), groups.get(second, {second})
+            why = reasons.pop(id(one), set()) | reasons.pop(id(other), set()) | {reason}
+            group = one | other
             for pk in group:
                 groups[pk] = group
-            # A group is as alike as its least alike pair; a shared member number tops all.
-            known = [c for c in (*closeness, likeness) if c is not None]
-            how[frozenset(group)] = None if likeness is None else max(known)
+            reasons[id(group)] = why
 
         numbers: dict[str, int] = {}
         for pk, name, number in sorted(rows):
@@ -160,6 +160,14 @@ class Player(models.Model):
                 if base in numbers:
                     join(numbers[base], pk, None)
                 numbers.setdefault(base, pk)
+        unique = {id(group): group for group in groups.values()}
+        how = {
+            frozenset(group): (
+                # A group is as alike as its least alike names; a shared number is a number's.
+                max(known) if (known := [r for r in reasons[key] if r is not None]) else None
+            )
+            for key, group in unique.items()
+        }
         chosen = sorted(how, key=lambda group: min(group))[:limit]
         players = cls.objects.select_related("club").in_bulk([pk for g in chosen for pk in g])
         return [
