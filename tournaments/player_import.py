@@ -24,7 +24,10 @@ Who is the same player, here and in the director's "add a player" form:
 - a row without a member number is the one player of that name in the club; two or more
   players of that name in the club is an error (the member number tells them apart).
 
-Names and clubs are compared ignoring case and repeated spaces; member numbers exactly.
+Names and clubs are compared ignoring case and repeated spaces; member numbers exactly (a
+member number's holder is the row's player when the names differ by accents alone). A new
+player whose name is only alike a known one's in the club (`names`: accents and case,
+swapped, one letter apart) has those `look_alikes`: the form asks, the preview says so.
 Rows are numbered as in a spreadsheet: the header is row 1.
 """
 
