@@ -61,6 +61,23 @@ def test_a_name_alike_in_the_club_is_asked_about_not_created(director_client, to
     assert Player.objects.count() == 1 and not tournament.registrations.exists()
 
 
+def test_enter_in_a_field_asks_again_and_never_chooses(director_client, tournament, helene):
+    html = add(director_client, tournament).content.decode()
+    form = html.split('id="add-player"', 1)[1]
+    # The form's own button comes first: the one Enter presses.
+    assert form.index("Register the player") < form.index('name="known"')
+    assert form.index("Register the player") < form.index('name="new_player"')
+
+
+def test_only_the_director_registers_the_player_offered(
+    client, referee_client, tournament, helene
+):
+    for someone in (client, referee_client):
+        response = add(someone, tournament, known=str(helene.pk))
+        assert response.status_code == 403  # they may read the tournament, not change it
+    assert not tournament.registrations.exists()
+
+
 def test_the_director_registers_the_known_player_offered(director_client, tournament, helene):
     response = add(director_client, tournament, known=str(helene.pk))
     assert response.status_code == 302
