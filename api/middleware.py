@@ -99,8 +99,11 @@ class ReadApiMiddleware:
 
     def _answer(self, request: HttpRequest) -> HttpResponseBase:
         try:
-            resolve(request.path_info, getattr(request, "urlconf", None))
+            match = resolve(request.path_info, getattr(request, "urlconf", None))
         except Resolver404:
+            return json_error(404)
+        if match.url_name == "api-root":
+            # django-ninja's root address only names where the API starts: nothing is there.
             return json_error(404)
         if request.method == "OPTIONS":
             return self._options(request)

@@ -123,8 +123,9 @@ def test_another_method_is_a_json_405_that_says_what_is_allowed(api, world):
 
 
 def test_an_unknown_address_is_a_json_404(api, world):
-    for path in ("/nowhere", "/tournaments/bk/standings/extra", "/tournaments/bk/"):
+    for path in ("/nowhere", "/tournaments/bk/standings/extra", "/tournaments/bk/", "/"):
         assert_json_error(api.get(V1 + path), 404, "not_found")
+        assert_json_error(api.post(V1 + path), 404, "not_found")
     assert_json_error(api.options(f"{V1}/nowhere"), 404, "not_found")
     assert_json_error(api.get("/api/v2/tournaments"), 404, "not_found")
 
