@@ -15,7 +15,9 @@
   shared by every worker); beyond it `429` with `Retry-After`.
 - **Errors**: JSON `{"code": …, "detail": …}` with a code a program can test
   (`not_found`, `invalid` with the fields' `errors`, `throttled`, `unavailable`,
-  `server_error`); the detail is for people, in the request's language.
+  `server_error`); the detail is for people, in the request's language. What Django answers
+  around the operations (405, an unknown address, a 400) is made JSON by `api.middleware`,
+  which also answers HEAD, OPTIONS and CORS.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ FRESH_SECONDS = caching.FRAGMENT_SECONDS
 # integers.
 MAX_OFFSET = 1_000_000
 # What the rate limit allows by default: requests per window (seconds) from one address.
-API_REQUESTS = 300
+API_REQUESTS = 3000
 API_WINDOW = 60
 # A database outage: when to ask again (the site's 503 says the same).
 RETRY_AFTER_OUTAGE = 5
@@ -178,7 +180,8 @@ class Error(Schema):
     """An error: `code` for programs, `detail` for people."""
 
     code: str = Field(
-        description="not_found, invalid, throttled, unavailable or server_error",
+        description="not_found, invalid, throttled, unavailable, server_error, "
+        "method_not_allowed or bad_request",
         examples=["not_found"],
     )
     detail: str

@@ -53,6 +53,22 @@ class Ruleset(Schema):
     options: dict[str, Any] = Field(description="Rule options on top of the preset.")
 
 
+class FinalRules(Schema):
+    """How the tournament ends: a final of its best qualified players."""
+
+    players: int = Field(description="How many players the final seats (the qualifying top).")
+    tables: int = Field(
+        description="1: one final table; 2: the A final (table 1, the first places) and the "
+        "B final (table 2, the next)."
+    )
+    carry_over: Literal["none", "placement", "totals"] = Field(
+        description="What a finalist brings from the qualifying sessions, which orders each "
+        "final table: none, the final game alone (high placement points first); placement, "
+        "the qualifying placement points plus the final game's (high first); totals, the "
+        "qualifying sum of final game totals plus the final game's total (low first)."
+    )
+
+
 class TournamentOut(Schema):
     slug: str
     name: str
@@ -63,12 +79,19 @@ class TournamentOut(Schema):
     status: Literal["running", "finished"]
     ruleset: Ruleset
     table_size: int = Field(description="The table size the seating draw aims at.")
-    session_count: int = Field(description="How many sessions the tournament plans.")
+    session_count: int = Field(
+        description="How many qualifying sessions the tournament plans (a final comes after)."
+    )
+    final: FinalRules | None = Field(description="The tournament's final; null: none.")
     page: str = Field(description="The tournament's public page on this site.")
 
 
 class SessionOut(Schema):
     number: int
+    stage: Literal["qualifying", "final"] = Field(
+        description="qualifying: its games make the qualifying standings; final: the final "
+        "(after every qualifying session)."
+    )
     status: Literal["planned", "running", "finished"]
     tables: int
     finished_games: int
@@ -116,20 +139,81 @@ class TableOut(Schema):
 # --- standings -----------------------------------------------------------------------------
 
 
+class FinalResultOut(Schema):
+    """A finalist's final game, and what ranks them within their final table."""
+
+    rank: int = Field(description="Their rank at the final table.")
+    total: int = Field(description="Their final game total.")
+    points: float = Field(description="The final game's placement points.")
+    carried_over: float | None = Field(
+        description="What the carry-over brought into the final: the qualifying placement "
+        "points (placement) or sum of final game totals (totals); null without carry-over."
+    )
+    score: float = Field(
+        description="What orders the final table: `carried_over` plus the final game's "
+        "points (or total, with totals: low first)."
+    )
+
+
 class StandingOut(Schema):
-    place: int
+    place: int = Field(
+        description="The place in these standings; in the official standings of a tournament "
+        "with a final, the official place: the finalists first."
+    )
     player: PlayerRef
-    points: float = Field(description="Placement points, in halves.")
+    stage: Literal["qualifying", "final"] = Field(
+        description="final: ranked by the final (the finalists, once every final game is "
+        "over), table by table; qualifying: ranked by the qualifying games."
+    )
+    final_table: int | None = Field(
+        description="The finalist's table: 1 (the final, or the A final), 2 (the B final); "
+        "null for the others."
+    )
+    final: FinalResultOut | None = Field(
+        description="The finalist's final game and score; null for the others, and for "
+        "everyone until every final game is over."
+    )
+    qualifying_place: int | None = Field(
+        description="In the official standings: the place in the qualifying standings (the "
+        "overall standings without a final); null in a session's standings."
+    )
+    points: float = Field(
+        description="Placement points, in halves, of these standings' games (in the official "
+        "standings: the qualifying games)."
+    )
     games: int
     wins: int
     total_sum: int = Field(description="The sum of final game totals (low is better).")
     opponents_points: float = Field(description="The table-mates' placement points.")
-    provisional: bool
+    provisional: bool = Field(description="A game counted is not signed off yet: it may change.")
+    withdrawn: bool = Field(
+        description="The player withdrew: their games count, they are drawn no more."
+    )
+
+
+class StandingsFinal(FinalRules):
+    """The tournament's final, as far as it went."""
+
+    session: int | None = Field(description="The final's session; null until it is drawn.")
+    played: bool = Field(
+        description="Every final game is over: the official order is the final's. Until then "
+        "everyone keeps their qualifying place."
+    )
 
 
 class StandingsOut(Schema):
     tournament: str
-    session: int | None = Field(description="The session, or null for the overall standings.")
+    session: int | None = Field(description="The session, or null for the official standings.")
+    official: bool = Field(
+        description="true: the tournament's official standings, as its standings page, CSV "
+        "and hall rank the players (with a final: the final's order first, then everyone "
+        "else in qualifying order); false: one session's games alone (the final's session: "
+        "the final game alone, not the official order)."
+    )
+    stage: Literal["qualifying", "final"] | None = Field(
+        description="The session's stage; null for the official standings."
+    )
+    final: StandingsFinal | None = Field(description="The tournament's final; null: none.")
     count: int
     limit: int
     offset: int

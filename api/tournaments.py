@@ -30,9 +30,13 @@ from api.http import (
     window,
 )
 from api.schemas import SessionOut, StandingsOut, TableOut, TournamentDetail, TournamentOut
+from scoring import finals
+from scoring.finals import CarryOver
 from scoring.records import game_to_record
+from scoring.standings import Standing, placement_points
 from tournaments import caching
 from tournaments.models import Club, Game, Player, SeasonTournament, Session, Tournament
+from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 
 router = Router(tags=["tournaments"])
@@ -77,7 +81,18 @@ def tournament_out(tournament: Tournament) -> dict[str, Any]:
         "ruleset": {"preset": tournament.preset, "options": tournament.options},
         "table_size": tournament.table_size,
         "session_count": tournament.session_count,
+        "final": _final_rules(tournament),
         "page": reverse("public:tournament", args=[tournament.slug]),
+    }
+
+
+def _final_rules(tournament: Tournament) -> dict[str, Any] | None:
+    if not tournament.has_final:
+        return None
+    return {
+        "players": tournament.final_players,
+        "tables": tournament.final_tables,
+        "carry_over": tournament.final_carry_over,
     }
 
 
@@ -96,13 +111,14 @@ def _sessions(tournament: Tournament) -> Any:
 def _session_out(session: Session) -> dict[str, Any]:
     return {
         "number": session.number,
+        "stage": session.stage,
         "status": session.status,
         "tables": session.table_count,  # type: ignore[attr-defined]
         "finished_games": session.finished_count,  # type: ignore[attr-defined]
     }
 
 
-def _player(player: Player) -> dict[str, Any]:
+def _player(player: Player | StandingPlayer) -> dict[str, Any]:
     return {
         "id": player.pk,
         "name": player.name,
@@ -312,6 +328,77 @@ def table_detail(
 # --- standings -------------------------------------------------------------------------------
 
 
+def _numbers(standing: Standing | None, player: StandingPlayer) -> dict[str, Any]:
+    """A standing's numbers (none: a finalist with no qualifying game) and the player."""
+    return {
+        "player": _player(player),
+        "points": float(standing.points) if standing else 0.0,
+        "games": standing.games if standing else 0,
+        "wins": standing.wins if standing else 0,
+        "total_sum": standing.total_sum if standing else 0,
+        "opponents_points": float(standing.opponents_points) if standing else 0.0,
+        "withdrawn": bool(player.withdrawn),
+    }
+
+
+def _official_line(
+    row: finals.FinalStanding, player: StandingPlayer, carry: CarryOver
+) -> dict[str, Any]:
+    """A line of the official standings: its place, stage and final, then the numbers of
+    the player's qualifying standing."""
+    standing, result = row.qualifying, row.final
+    final = None
+    if result is not None:
+        final = {
+            "rank": result.rank,
+            "total": result.total,
+            "points": float(placement_points(result.rank, result.tied, result.table_size)),
+            "carried_over": _number(finals.carried_over(standing, carry)),
+            "score": float(row.score),
+        }
+    return {
+        **_numbers(standing, player),
+        "place": row.place,
+        "stage": row.stage,
+        "final_table": row.final_table,
+        "final": final,
+        "qualifying_place": standing.place if standing else None,
+        "provisional": bool(row.provisional),
+    }
+
+
+def _session_line(standing: Standing, player: StandingPlayer, stage: str) -> dict[str, Any]:
+    """A line of one session's standings: its games alone."""
+    return {
+        **_numbers(standing, player),
+        "place": standing.place,
+        "stage": stage,
+        "final_table": None,
+        "final": None,
+        "qualifying_place": None,
+        "provisional": bool(standing.provisional),
+    }
+
+
+def _number(value: object) -> float | None:
+    return None if value is None else float(value)  # type: ignore[arg-type]
+
+
+def _final_of(tournament: Tournament) -> dict[str, Any] | None:
+    """The tournament's final as far as it went (two queries with a final, none without)."""
+    rules = _final_rules(tournament)
+    if rules is None:
+        return None
+    final = tournament.final_session()
+    finished = (
+        list(Game.objects.filter(table__session=final).values_list("finished", flat=True))
+        if final
+        else []
+    )
+    # As `Tournament.final_standings` has it: the final decides once every game is over.
+    return {**rules, "session": final.number if final else None, "played": all(finished or [0])}
+
+
 def _standings(
     request: HttpRequest,
     response: HttpResponse,
@@ -320,39 +407,43 @@ def _standings(
     paging: Paging,
     if_none_match: str | None,
 ) -> Any:
-    # The standings move only when a game finishes or a finished game changes.
+    # The standings move only when a game finishes or a finished game changes (or a session
+    # is drawn: the final's opening); the final's rules are the tournament's own (`_shown`).
     version = tournament.live_version(finished_games_only=True)
     unchanged = not_modified(request, response, if_none_match, version, *_shown(tournament))
     if unchanged:
         return unchanged
-    rows = tournament.standings(session)
+    if session is None:
+        carry = CarryOver(tournament.final_carry_over)
+        # The official standings: the site's one computation of them.
+        official = tournament.official_standings()
+        rows = [_official_line(row, player, carry) for row, player in window(official, paging)]
+        count = len(official)
+    else:
+        ranking = tournament.standings(session)
+        rows = [
+            _session_line(standing, player, session.stage)
+            for standing, player in window(ranking, paging)
+        ]
+        count = len(ranking)
     return {
         "tournament": tournament.slug,
         "session": session.number if session else None,
-        **page(
-            [
-                {
-                    "place": standing.place,
-                    "player": _player(player),
-                    "points": float(standing.points),
-                    "games": standing.games,
-                    "wins": standing.wins,
-                    "total_sum": standing.total_sum,
-                    "opponents_points": float(standing.opponents_points),
-                    "provisional": bool(standing.provisional),
-                }
-                for standing, player in window(rows, paging)
-            ],
-            len(rows),
-            paging,
-        ),
+        "official": session is None,
+        "stage": session.stage if session else None,
+        "final": _final_of(tournament),
+        **page(rows, count, paging),
     }
 
 
 @router.get(
     "/tournaments/{slug}/standings",
     response={200: StandingsOut, **ERRORS},
-    summary="The overall standings (as the standings page shows them)",
+    summary="The official standings: with a final, the final's order first",
+    description="The tournament's standings as its standings page, CSV and hall rank the "
+    "players. With a final, once every final game is over, its players come first (table 1, "
+    "then table 2, each ordered by its carry-over), then everyone else in qualifying order; "
+    "until then the qualifying order. Withdrawn players keep their place, marked.",
 )
 def standings(
     request: HttpRequest,
@@ -368,7 +459,10 @@ def standings(
 @router.get(
     "/tournaments/{slug}/sessions/{number}/standings",
     response={200: StandingsOut, **ERRORS},
-    summary="The standings of one session",
+    summary="The standings of one session's games alone",
+    description="This session's games alone, not the official order (`official` false). For "
+    "the final's session (`stage` final): the final game alone; the official standings rank "
+    "the finalists by the final with its carry-over.",
 )
 def session_standings(
     request: HttpRequest,

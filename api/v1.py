@@ -30,8 +30,12 @@ api = NinjaAPI(
         "the standings, the players, the public seasons with their standings, and the "
         "ratings as the players' pages show them. Lists are pages (`limit`, `offset`, "
         "`count`). Every answer carries an `ETag`: send it back in `If-None-Match` to get "
-        "`304 Not Modified` while nothing changed. Requests are limited per client address "
-        "(`429` with `Retry-After`). Errors are JSON with a `code`."
+        "`304 Not Modified` while nothing changed. Every operation answers `HEAD` (no body) "
+        "and `OPTIONS`, and any web page may read it from a browser (CORS: any origin, no "
+        "credentials). Requests are limited per client address (`429` with `Retry-After`). "
+        "Errors are JSON with a `code`, a `405` for any other method included. A "
+        "tournament with a final: its `standings` are the official ones (the final's order "
+        "first, with its carry-over), a session's standings its games alone."
     ),
     urls_namespace="api-v1",
     throttle=[AddressThrottle()],

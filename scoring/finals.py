@@ -103,16 +103,24 @@ def finalists(
     )
 
 
+def carried_over(qualifying: Standing | None, carry: CarryOver) -> Fraction | int | None:
+    """What the carry-over brings into the final from the qualifying standing: its placement
+    points, its sum of final game totals, or nothing (None)."""
+    if carry is CarryOver.TOTALS:
+        return qualifying.total_sum if qualifying else 0
+    if carry is CarryOver.PLACEMENT:
+        return qualifying.points if qualifying else Fraction(0)
+    return None
+
+
 def carried_score(
     result: FinalResult, qualifying: Standing | None, carry: CarryOver
 ) -> Fraction | int:
     """The number a finalist is ranked by within their final table (see the module)."""
+    brought = carried_over(qualifying, carry) or 0
     if carry is CarryOver.TOTALS:
-        return (qualifying.total_sum if qualifying else 0) + result.total
-    points = placement_points(result.rank, result.tied, result.table_size)
-    if carry is CarryOver.PLACEMENT:
-        return (qualifying.points if qualifying else Fraction(0)) + points
-    return points
+        return brought + result.total
+    return brought + placement_points(result.rank, result.tied, result.table_size)
 
 
 def final_results(

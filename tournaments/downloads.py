@@ -162,11 +162,12 @@ def _qualifying_cells(
 
 def _carried(carry: CarryOver, standing: standings.Standing | None, separator: str) -> str:
     """What the carry-over brought into the final: the qualifying points or sum of totals."""
-    if carry is CarryOver.NONE:
+    brought = finals.carried_over(standing, carry)
+    if brought is None:
         return ""
     if carry is CarryOver.TOTALS:
-        return str(standing.total_sum if standing else 0)
-    return decimal(standing.points if standing else 0, separator)
+        return str(brought)
+    return decimal(brought, separator)
 
 
 def final_standings_rows(
@@ -180,19 +181,8 @@ def final_standings_rows(
         qualifying_header.insert(1, AVERAGE_COLUMN)
     yield _header([*STANDINGS_HEADER[:3], *FINAL_COLUMNS, *qualifying_header])
     carry = CarryOver(tournament.final_carry_over)
-    ranking = tournament.final_standings()
-    if ranking is None:
-        # No final opened yet: the qualifying standings, every final column empty.
-        ranking = [
-            (
-                finals.FinalStanding(
-                    s.place, s.player, "qualifying", None, s.points, s, None, s.provisional
-                ),
-                player,
-            )
-            for s, player in tournament.standings()
-        ]
-    for row, player in ranking:
+    # No final opened yet: the qualifying standings, every final column empty.
+    for row, player in tournament.official_standings():
         result, standing = row.final, row.qualifying
         yield (
             row.place,

@@ -600,6 +600,20 @@ class AddPlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
+    # Asked when a known player's name is alike (player_import's look-alikes): register
+    # that player instead (`known`, their id), or a new player all the same (`new_player`).
+    # Sent by the warning's buttons only.
+    known = forms.ModelChoiceField(
+        queryset=Player.objects.all(), required=False, widget=forms.HiddenInput
+    )
+    new_player = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, director: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if director is not None:
+            # Only a player the director may see can be chosen (issue 22, finding 4).
+            self.fields["known"].queryset = access.visible_players(director)  # type: ignore[attr-defined]
+
     def parsed(self) -> player_import.ParsedImport:
         data = self.cleaned_data
         return player_import.single_row(data["name"], data["club"], data["member_number"])

@@ -24,7 +24,10 @@ Who is the same player, here and in the director's "add a player" form:
 - a row without a member number is the one player of that name in the club; two or more
   players of that name in the club is an error (the member number tells them apart).
 
-Names and clubs are compared ignoring case and repeated spaces; member numbers exactly.
+Names and clubs are compared ignoring case and repeated spaces; member numbers exactly (a
+member number's holder is the row's player when the names differ by accents alone). A new
+player whose name is only alike a known one's in the club (`names`: accents and case,
+swapped, one letter apart) has those `look_alikes`: the form asks, the preview says so.
 Rows are numbered as in a spreadsheet: the header is row 1.
 """
 
@@ -45,7 +48,7 @@ from django.db.models import Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournaments import access
+from tournaments import access, names
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.people import direction_control_error, has_direction_controls
 
@@ -430,12 +433,19 @@ class Line:
     new_club: bool = False  # the club is created with the row's spelling
     registered: bool = False  # the known player is already registered
     records_member_number: bool = False  # the known player gets the row's member number
+    # A new player whose name is like a known one's in the club (accents, case, swapped
+    # names, one letter apart): the same person, perhaps.
+    look_alikes: list[Player] = field(default_factory=list)
 
     @property
     def note(self) -> str:
         if self.status is Status.ERROR:
             return self.reason
         if self.status is Status.NEW:
+            if self.look_alikes:
+                return gettext("new player, but the club has %(names)s: the same person?") % {
+                    "names": ", ".join(player.name for player in self.look_alikes)
+                }
             if self.new_club:
                 return gettext("new player, new club %(club)s") % {"club": self.row.club}
             return gettext("new player")
@@ -495,6 +505,14 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
                 players_by_number[(player.club_id, player.member_number)] = player
             players_by_name.setdefault((player.club_id, fold(player.name)), []).append(player)
     registered = set(tournament.registrations.values_list("player_id", flat=True))
+    # The club's players by their names folded (accents too), for the look-alikes.
+    alike: dict[int | None, names.NameIndex] = {}
+    for (club_id, _), namesakes in players_by_name.items():
+        for player in namesakes:
+            alike.setdefault(club_id, names.NameIndex()).add(player.pk, player.name)
+    by_pk = {player.pk: player for group in players_by_name.values() for player in group}
+    # A look-alike is named to the director: only players they may see (issue 22, finding 4).
+    shown = set(access.visible_players(by).filter(pk__in=by_pk).values_list("pk", flat=True))
 
     lines: list[Line] = []
     matched: dict[int, Row] = {}  # player pk → the row that matched them
@@ -511,6 +529,14 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
             lines.append(Line(row, Status.ERROR, reason=reason))
             continue
         line = _match(row, club, players_by_number, players_by_name)
+        if line.status is Status.NEW and not line.new_club:
+            index = alike.get(club.pk if club else None)
+            line.look_alikes = [
+                by_pk[pk]  # type: ignore[index]
+                for pk, _ in (index.alike(row.name) if index else [])
+                # A member number each, and not the same: two people.
+                if pk in shown and not (row.member_number and by_pk[pk].member_number)  # type: ignore[index]
+            ]
         known = line.player
         if known is not None:
             earlier = matched.setdefault(known.pk, row)
@@ -538,7 +564,8 @@ def _match(
     if row.member_number:
         player = players_by_number.get((club_id, row.member_number))
         if player is not None:
-            if fold(player.name) != fold(row.name):
+            # The club's member number is the person: their name is theirs but for accents.
+            if names.fold(player.name) != names.fold(row.name):
                 return Line(
                     row,
                     Status.ERROR,

@@ -63,7 +63,7 @@ def flatmap_path_parameters(context: Any, path_parameters: dict[str, Any]) -> An
 
 
 @pytest.fixture
-def real_parameters(world: World, settings: Any) -> Iterator[None]:
+def real_parameters(world: World) -> Iterator[None]:
     REAL.update(
         # The listed tournament and the public season, more often than the hidden ones (which
         # answer 404); a season's address is a tournament's unknown one, and the other way.
@@ -72,8 +72,6 @@ def real_parameters(world: World, settings: Any) -> Iterator[None]:
         table=[1, 2],
         player_id=list(Player.objects.values_list("pk", flat=True)),
     )
-    # The generated requests come from one address: not the rate limit's test.
-    settings.API_REQUESTS = 1_000_000
     # As Django's test client does: the test database lives in one transaction, which the end
     # of a request must not close.
     request_started.disconnect(close_old_connections)

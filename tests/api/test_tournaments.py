@@ -52,11 +52,30 @@ def test_a_tournament_says_what_it_is_and_how_its_games_are_scored(api, world):
         "ruleset": {"preset": "belgian", "options": {"false_yaniv": "others_score_hand"}},
         "table_size": 4,
         "session_count": 4,
+        "final": None,
         "page": "/t/bk/",
         "sessions": [
-            {"number": 1, "status": "finished", "tables": 2, "finished_games": 2},
-            {"number": 2, "status": "running", "tables": 2, "finished_games": 0},
-            {"number": 3, "status": "planned", "tables": 0, "finished_games": 0},
+            {
+                "number": 1,
+                "stage": "qualifying",
+                "status": "finished",
+                "tables": 2,
+                "finished_games": 2,
+            },
+            {
+                "number": 2,
+                "stage": "qualifying",
+                "status": "running",
+                "tables": 2,
+                "finished_games": 0,
+            },
+            {
+                "number": 3,
+                "stage": "qualifying",
+                "status": "planned",
+                "tables": 0,
+                "finished_games": 0,
+            },
         ],
         "seasons": [
             {
@@ -168,12 +187,19 @@ def _standings_rows(tournament: Tournament, session: Session | None = None) -> l
                 "name": player.name,
                 "club": player.club.name if player.club else None,
             },
+            "stage": "qualifying",
+            "final_table": None,
+            "final": None,
+            # The official standings name each player's qualifying place (without a final,
+            # the same place); a session's standings do not.
+            "qualifying_place": standing.place if session is None else None,
             "points": float(standing.points),
             "games": standing.games,
             "wins": standing.wins,
             "total_sum": standing.total_sum,
             "opponents_points": float(standing.opponents_points),
             "provisional": standing.provisional,
+            "withdrawn": standing.withdrawn,
         }
         for standing, player in tournament.standings(session)
     ]
@@ -182,6 +208,7 @@ def _standings_rows(tournament: Tournament, session: Session | None = None) -> l
 def test_the_standings_are_the_numbers_of_the_standings_page(api, world):
     overall = get(api, "/tournaments/bk/standings")
     assert overall["tournament"] == "bk" and overall["session"] is None
+    assert (overall["official"], overall["stage"], overall["final"]) == (True, None, None)
     assert overall["items"] == _standings_rows(world.championship)
     assert overall["count"] == 8
     # Hélène and Jürgen share the first game's win: 2.5 points each, one place.
@@ -193,6 +220,7 @@ def test_a_sessions_standings_count_its_games_only(api, world):
     session = world.championship.sessions.get(number=1)
     first = get(api, "/tournaments/bk/sessions/1/standings")
     assert first["session"] == 1
+    assert (first["official"], first["stage"]) == (False, "qualifying")
     assert first["items"] == _standings_rows(world.championship, session)
     assert get(api, "/tournaments/bk/sessions/2/standings")["count"] == 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import reduce
 from operator import and_
 from typing import Any
@@ -15,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import names
 from tournaments.signals import player_merged
 
 # Unicode's explicit direction marks and controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI): a name may
@@ -157,6 +159,58 @@ class Player(models.Model):
             )
         ).order_by("match", "name", "pk")
 
+    @classmethod
+    def suspected_duplicates(cls, limit: int = 20) -> list[Suspects]:
+        """Groups of players a merge may be due for (two queries): names alike (the same but
+        for accents and case, first and last name swapped, one letter apart: `names`), and
+        the holders of a member number the 0012 migration told apart ("1024 (#57)" beside
+        "1024"). Each group's first player is the one to keep: a member number's holder,
+        else the oldest record."""
+        rows = list(cls.objects.values_list("pk", "name", "member_number"))
+        index = names.NameIndex()
+        groups: dict[int, set[int]] = {}  # pk → the group it is in (shared by its players)
+        # Why a group's players are suspects: how alike their names are, None for a number.
+        reasons: dict[int, set[names.Likeness | None]] = {}  # id of a group → its reasons
+
+        def join(first: int, second: int, reason: names.Likeness | None) -> None:
+            one, other = groups.get(first, {first}), groups.get(second, {second})
+            why = reasons.pop(id(one), set()) | reasons.pop(id(other), set()) | {reason}
+            group = one | other
+            for pk in group:
+                groups[pk] = group
+            reasons[id(group)] = why
+
+        numbers: dict[str, int] = {}
+        for pk, name, number in sorted(rows):
+            for other, likeness in index.alike(name):
+                join(int(other), pk, likeness)  # type: ignore[call-overload]
+            index.add(pk, name)
+            if number:
+                base = number.split(" (#")[0]
+                if base in numbers:
+                    join(numbers[base], pk, None)
+                numbers.setdefault(base, pk)
+        unique = {id(group): group for group in groups.values()}
+        how = {
+            frozenset(group): (
+                # A group is as alike as its least alike names; a shared number is a number's.
+                max(known) if (known := [r for r in reasons[key] if r is not None]) else None
+            )
+            for key, group in unique.items()
+        }
+        chosen = sorted(how, key=lambda group: min(group))[:limit]
+        players = cls.objects.select_related("club").in_bulk([pk for g in chosen for pk in g])
+        return [
+            Suspects(
+                sorted(
+                    (players[pk] for pk in group),
+                    key=lambda player: (not player.member_number, player.pk),
+                ),
+                how[group],
+            )
+            for group in chosen
+        ]
+
     def merge_into(self, other: Player, *, by: Any) -> PlayerMerge:
         """Make this player `other`, in one transaction: every seat, registration and any
         other row of the site that names this player (ratings, earlier merges…) follows, the
@@ -290,6 +344,25 @@ class Player(models.Model):
             )
             session.save(update_fields=["moved_players", "changed_at"])
         return moved
+
+
+@dataclass(frozen=True)
+class Suspects:
+    """Players that may be one person: the first is the one to keep."""
+
+    players: list[Player]
+    # How alike their names are (the least alike pair); None: they share a member number.
+    likeness: names.Likeness | None
+
+    @property
+    def why(self) -> str:
+        if self.likeness is None:
+            return gettext("a member number held by two players")
+        return {
+            names.Likeness.SAME: gettext("the same name but for accents and case"),
+            names.Likeness.SWAPPED: gettext("first and last name swapped"),
+            names.Likeness.NEAR: gettext("names one letter apart"),
+        }[self.likeness]
 
 
 class MergeRefused(ValueError):

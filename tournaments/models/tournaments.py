@@ -682,6 +682,25 @@ class Tournament(models.Model):
             players.update(self.standing_players(missing))
         return [(row, players[row.player]) for row in ranking]
 
+    def official_standings(self) -> list[tuple[finals.FinalStanding, StandingPlayer]]:
+        """The tournament's official standings, as its CSV and the API give them (the
+        standings page and the hall show the same order): with a final opened, the final
+        standings (its players first, `final_standings`); otherwise the overall standings,
+        each row of the qualifying stage."""
+        qualifying = self.standings()
+        final = self.final_standings(qualifying)
+        if final is not None:
+            return final
+        return [
+            (
+                finals.FinalStanding(
+                    s.place, s.player, "qualifying", None, s.points, s, None, s.provisional
+                ),
+                player,
+            )
+            for s, player in qualifying
+        ]
+
     def open_final(self) -> Session:
         """Open the final (a session of its own after the qualifying ones) and seat the top
         of the standings, in one transaction. Once open, it is returned as it is."""

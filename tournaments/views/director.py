@@ -8,12 +8,13 @@ ask for a page (`access.login_to_read`); their writes meet the same 403/404.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -37,7 +38,7 @@ from tournaments.forms_director import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Registration, Seat, Session, Tournament
+from tournaments.models import Player, Registration, Seat, Session, Tournament
 from tournaments.views.disputes import open_count_and_version
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
@@ -145,6 +146,7 @@ def _render_dashboard(
     request: HtmxHttpRequest,
     tournament: Tournament,
     add_form: AddPlayerForm | None = None,
+    look_alikes: Sequence[Player] = (),
     status: int = 200,
 ) -> HttpResponse:
     registrations = list(tournament.registrations.select_related("player__club", "withdrawn_by"))
@@ -156,6 +158,7 @@ def _render_dashboard(
         "checked_in_count": sum(1 for r in registrations if r.checked_in),
         "withdrawn_count": sum(1 for r in registrations if r.withdrawn),
         "add_form": add_form or AddPlayerForm(),
+        "look_alikes": look_alikes,
         "clubs": visible_clubs(request.user).order_by("name").values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
         "seating_methods": Session.Seating.choices[:2],
@@ -187,11 +190,29 @@ def dashboard(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Register one player: a known one (same club and number, or name) or a new one."""
     tournament = get_tournament_for_director(request, slug)
-    form = AddPlayerForm(request.POST)
-    if form.is_valid():
+    form = AddPlayerForm(request.POST, director=request.user)
+    look_alikes: list[Player] = []
+    if form.is_valid() and form.cleaned_data["known"] is not None:
+        # The director chose the known player the warning offered.
+        known = form.cleaned_data["known"]
+        try:
+            with transaction.atomic():
+                Registration.objects.create(tournament=tournament, player=known)
+        except IntegrityError:
+            form.add_error(None, gettext("%(name)s is already registered.") % {"name": known.name})
+        else:
+            messages.success(
+                request,
+                gettext("%(name)s is registered (already known player).") % {"name": known.name},
+            )
+            return _dashboard(tournament)
+    elif form.is_valid():
         parsed = form.parsed()
         line = player_import.classify(parsed, tournament, by=request.user).lines[0]
-        if line.status is player_import.Status.ERROR:
+        if line.look_alikes and not form.cleaned_data["new_player"]:
+            # Not saved: the director says whether it is one of them.
+            look_alikes = line.look_alikes
+        elif line.status is player_import.Status.ERROR:
             form.add_error(None, line.reason[:1].upper() + line.reason[1:] + ".")
         elif line.registered:
             name = line.player.name if line.player else line.row.name
@@ -217,7 +238,9 @@ def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                         gettext("%(name)s was already registered.") % {"name": player.name},
                     )
                 return _dashboard(tournament)
-    return _render_dashboard(request, tournament, add_form=form, status=400)
+    return _render_dashboard(
+        request, tournament, add_form=form, look_alikes=look_alikes, status=400
+    )
 
 
 @require_POST

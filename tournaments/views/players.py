@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
-from django.db.models.functions import Lower
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -188,39 +187,8 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
             "into_id": into_id,
             "q": search.data.get("q", "") if search.is_bound else "",
             "pair": pair,
-            "suspects": suspected_duplicates(),
+            "suspects": Player.suspected_duplicates(),
             "recent": PlayerMerge.objects.select_related("by", "into")[:20],
         },
         status=status,
     )
-
-
-def suspected_duplicates(limit: int = 20) -> list[list[Player]]:
-    """Groups of players a merge may be due for (three queries): players sharing a name (case
-    aside), and the holders of a member number the 0012 migration told apart ("1024 (#57)"
-    beside "1024")."""
-    names = list(
-        Player.objects.annotate(folded=Lower("name"))
-        .values("folded")
-        .annotate(count=Count("pk"))
-        .filter(count__gt=1)
-        .order_by("folded")
-        .values_list("folded", flat=True)[:limit]
-    )
-    told_apart = list(
-        Player.objects.filter(member_number__contains=" (#").values_list(
-            "member_number", flat=True
-        )[:limit]
-    )
-    numbers = {number.split(" (#")[0] for number in told_apart}
-    groups: dict[str, list[Player]] = {}
-    for player in (
-        Player.objects.annotate(folded=Lower("name"))
-        .filter(Q(folded__in=names) | Q(member_number__in=[*numbers, *told_apart]))
-        .select_related("club")
-        .order_by("name", "pk")
-    ):
-        number = player.member_number.split(" (#")[0]
-        key = f"number:{number}" if number in numbers else f"name:{player.name.casefold()}"
-        groups.setdefault(key, []).append(player)
-    return [group for group in groups.values() if len(group) > 1]
