@@ -22,6 +22,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import FinalError, SeatingError
 from tournaments import printing, texts
@@ -36,7 +37,7 @@ from tournaments.forms_director import (
 )
 from tournaments.forms_people import GoAheadForm, SessionEntryForm
 from tournaments.models import Session, Table, TableCode, Tournament
-from tournaments.models.tournaments import BeyondPlan, UnfinishedGames
+from tournaments.models.tournaments import BeyondPlan, GamesInPlay, UnfinishedGames
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
 
@@ -133,6 +134,7 @@ def _render_session(
     rebalance_message: str = "",
     clock_message: str = "",
     end_question: dict[str, Any] | None = None,
+    finish_question: dict[str, str] | None = None,
 ) -> HttpResponse:
     tables = list(
         session.tables.select_related("referee")
@@ -163,6 +165,7 @@ def _render_session(
         "playing_tables": _playing_tables(session),
         "clock_message": clock_message,
         "end_question": end_question,
+        "finish_question": finish_question,
     }
     if partials:
         # An htmx answer: the first part swaps the target, the others come out of band.
@@ -346,28 +349,27 @@ def session_referees(request: HttpRequest, slug: str, number: int) -> HttpRespon
 def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Start the session (with the referees chosen on the page, when the post carries them)
     or finish it. Starting while an earlier session still plays asks first, naming the
-    tables."""
+    tables; so does finishing while its own tables still play (`_finish`)."""
     session = get_session_for_director(request, slug, number)
     form = SessionStatusForm(request.POST)
     form.is_valid()
     go = _go_ahead(request)
+    if form.cleaned_data.get("action") == "finish":
+        return _finish(request, session, confirmed=go["confirmed"])
+    referees = None
+    if go["with_referees"]:
+        picked = RefereesForm(session, _referees(session), request.POST)
+        if not picked.is_valid():
+            first = next(iter(picked.errors.values()))[0]
+            return _render_session(request, session, str(first), 400)
+        referees = picked.referees()
     try:
-        if form.cleaned_data.get("action") == "finish":
-            session.finish()
-        else:
-            referees = None
-            if go["with_referees"]:
-                picked = RefereesForm(session, _referees(session), request.POST)
-                if not picked.is_valid():
-                    first = next(iter(picked.errors.values()))[0]
-                    return _render_session(request, session, str(first), 400)
-                referees = picked.referees()
-            session.start(
-                referees,
-                confirmed=go["confirmed"],
-                start_clock=StartClockForm(request.POST).wanted(),
-                by=request.user,
-            )
+        session.start(
+            referees,
+            confirmed=go["confirmed"],
+            start_clock=StartClockForm(request.POST).wanted(),
+            by=request.user,
+        )
     except UnfinishedGames as question:
         return _ask(
             request,
@@ -379,6 +381,47 @@ def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse
     except ValueError as error:
         return _render_session(request, session, _sentence(error), status=400)
     return redirect("manage:session", slug, number)
+
+
+def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpResponse:
+    """Finish the session; while tables still play, ask first, naming them: the director
+    ends their games at the time limit with the session (their players stay in the
+    standings) or cancels and the tables play on."""
+    page = reverse("manage:session", args=[session.tournament.slug, session.number])
+    try:
+        session.finish(end_games=confirmed, by=request.user)
+    except GamesInPlay as playing:
+        count = len(playing.tables)
+        tables = ", ".join(str(table.number) for table in playing.tables)
+        question = {
+            "question": ngettext(
+                "Table %(tables)s still plays. Finishing session %(number)s ends its game at "
+                "the time limit: its current totals become final, ranked by them, and its "
+                "players count in the standings.",
+                "Tables %(tables)s still play. Finishing session %(number)s ends their games "
+                "at the time limit: their current totals become final, ranked by them, and "
+                "their players count in the standings.",
+                count,
+            )
+            % {"tables": tables, "number": session.number},
+            "confirm": ngettext(
+                "End %(count)s game and finish session %(number)s",
+                "End %(count)s games and finish session %(number)s",
+                count,
+            )
+            % {"count": count, "number": session.number},
+        }
+        if getattr(request, "htmx", False):
+            return _render_session(
+                request, session, partials=("finish",), finish_question=question
+            )
+        return _ask(request, session.tournament, question["question"], question["confirm"], page)
+    except ValueError as error:
+        return _render_session(request, session, _sentence(error), status=400)
+    if getattr(request, "htmx", False):
+        # The whole page changes (status, clock, codes): the browser loads it afresh.
+        return HttpResponseClientRedirect(page)
+    return redirect(page)
 
 
 @login_required
