@@ -52,8 +52,10 @@ class Board:
     standings: tuple[tuple[Any, Any], ...]
     # With a final: the final standings (its players first), shown instead.
     final: tuple[tuple[Any, Any], ...]
-    # The session whose clock shows (the one being played, else the next).
+    # The session whose clock shows (the one being played, else the next), and its tables
+    # given more time (each counts down its own).
     clock_session: Session | None
+    clock_tables: tuple[Table, ...] = ()
 
     @property
     def views(self) -> tuple[str, ...]:
@@ -103,6 +105,11 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
         standings=tuple(tournament.standings()),
         final=tuple(tournament.final_standings() or ()),
         clock_session=clock_session,
+        clock_tables=tuple(
+            clock_session.tables.filter(clock_extension__gt=0).select_related("game")
+            if clock_session is not None
+            else ()
+        ),
     )
 
 
