@@ -69,8 +69,9 @@ def test_after_a_move_the_moved_players_are_marked(client, tournament, drawn):
     first = drawn.tables.get(number=1).seats.select_related("player").first()
     drawn.move_player(first.player_id, 2)
     lines = seating_lines(client.get(hall_url(tournament)).content.decode())
-    moved = [line for line in lines if line.endswith("moved")]
-    assert moved == [f"{first.player.name} table 2 · seat 5 moved"]
+    moved = [line for line in lines if " moved " in line]
+    # The mark by the name: the table and seat stay in line with the others'.
+    assert moved == [f"{first.player.name} moved table 2 · seat 5"]
     assert Session.objects.get(pk=drawn.pk).moved_players == [first.player_id]
 
 

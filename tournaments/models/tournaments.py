@@ -1283,7 +1283,8 @@ class Session(models.Model):
                 player
                 for number, players in enumerate(draw.tables, start=1)
                 for player in players
-                if before and before.get(player) != number
+                # A late player was seated nowhere before: new, not moved.
+                if player in before and before[player] != number
             )
             session.save(
                 update_fields=[
