@@ -126,7 +126,9 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
 
 def _final_finished(sessions: Sequence[Session]) -> bool:
     """Every game of the final is over (one query, with a final drawn)."""
-    final = [s for s in sessions if s.stage == Session.Stage.FINAL and s.table_count]
+    final = [
+        s for s in sessions if s.stage == Session.Stage.FINAL and getattr(s, "table_count", 0)
+    ]
     if not final:
         return False
     return not Table.objects.filter(session=final[0], game__finished=False).exists()
