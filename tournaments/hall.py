@@ -126,12 +126,11 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
 
 def _final_finished(sessions: Sequence[Session]) -> bool:
     """Every game of the final is over (one query, with a final drawn)."""
-    final = [
-        s for s in sessions if s.stage == Session.Stage.FINAL and getattr(s, "table_count", 0)
-    ]
+    final = [s for s in sessions if s.stage == Session.Stage.FINAL]
     if not final:
         return False
-    return not Table.objects.filter(session=final[0], game__finished=False).exists()
+    games = list(Table.objects.filter(session=final[0]).values_list("game__finished", flat=True))
+    return bool(games) and all(games)
 
 
 def _clock_session(running: Sequence[Session], drawn_ahead: Sequence[Session]) -> Session | None:
