@@ -166,7 +166,7 @@ def _render_session(
         "rebalance": _rebalance(session, tables),
         "rebalance_message": rebalance_message,
         # The session clock: its log, the tables still playing (to end every game at once).
-        "clock_events": list(session.clock_events.select_related("by", "table")[:50]),
+        "clock_events": _clock_history(session),
         "playing_tables": playing,
         "playing_numbers": [line.number for line in playing],
         "clock_message": clock_message,
@@ -187,6 +187,22 @@ def _render_session(
             status=status,
         )
     return render(request, "tournaments/sessions/session.html", context, status=status)
+
+
+def _clock_history(session: Session) -> list[Any]:
+    """The clock's last 50 changes, newest first; a resume carries `paused_seconds`, the
+    pause's length read from the pause before it (a short pause says its seconds, not
+    "0 min"), None when that pause is older than the list."""
+    events: list[Any] = list(session.clock_events.select_related("by", "table")[:50])
+    paused_at = None
+    for event in reversed(events):
+        event.paused_seconds = None
+        if event.action == "pause":
+            paused_at = event.at
+        elif event.action == "resume" and paused_at is not None:
+            event.paused_seconds = max(0, round((event.at - paused_at).total_seconds()))
+            paused_at = None
+    return events
 
 
 def _ask(
