@@ -1,5 +1,5 @@
 """What the hall says (issue 23, point 3): "Final standings" only once the final is over
-(before: the qualifying order, provisional, marked); withdrawn players marked; the final's
+(before: the qualifying order, marked as the standings so far); withdrawn players marked; the final's
 tables titled as the final; a late newcomer not marked "moved", the mark beside the name so
 the table column stays in line."""
 
@@ -30,16 +30,16 @@ def title(html: str, name: str) -> str:
     return found.group(1)
 
 
-def test_while_the_final_is_played_the_standings_are_qualifying_and_provisional(
+def test_while_the_final_is_played_the_standings_are_marked_so_far(
     client, tournament
 ):
     final = qualify(tournament).open_final()
     Session.objects.filter(pk=final.pk).update(status=Session.Status.RUNNING)
     html = hall(client, tournament)
-    assert title(html, "standings") == "Qualifying standings · provisional"
+    assert title(html, "standings") == "Standings so far · the final is being played"
     assert "Final standings" not in html
     standings = view(html, "standings")
-    assert "<mark>Provisional</mark> The final is being played" in standings
+    assert "<mark>So far</mark> The final is being played" in standings
 
 
 def test_once_the_final_is_over_the_hall_says_final_standings(client, tournament):
@@ -47,7 +47,7 @@ def test_once_the_final_is_over_the_hall_says_final_standings(client, tournament
     play_out(final.tables.get(), (0, 45, 2))
     html = hall(client, tournament)
     assert title(html, "standings") == "Final standings"
-    assert "Provisional" not in view(html, "standings")
+    assert "So far" not in view(html, "standings")
 
 
 def test_the_finals_tables_are_titled_as_the_final(client, tournament):
