@@ -1,7 +1,7 @@
 """What the hall says (issue 23, point 3): "Final standings" only once the final is over
-(before: the qualifying order, marked as the standings so far); withdrawn players marked; the final's
-tables titled as the final; a late newcomer not marked "moved", the mark beside the name so
-the table column stays in line."""
+(before: the qualifying order, marked as the standings so far); withdrawn players marked;
+the final's tables titled as the final; a late newcomer not marked "moved", the mark beside
+the name so the table column stays in line."""
 
 from __future__ import annotations
 
@@ -30,9 +30,7 @@ def title(html: str, name: str) -> str:
     return found.group(1)
 
 
-def test_while_the_final_is_played_the_standings_are_marked_so_far(
-    client, tournament
-):
+def test_while_the_final_is_played_the_standings_are_marked_so_far(client, tournament):
     final = qualify(tournament).open_final()
     Session.objects.filter(pk=final.pk).update(status=Session.Status.RUNNING)
     html = hall(client, tournament)
