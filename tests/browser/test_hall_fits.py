@@ -86,6 +86,28 @@ MEASURE = """() => {
 }"""
 
 
+# The club names and game counts, read from the back of the hall: their size against the
+# body's and their contrast with the background (WCAG's ratio).
+LEGIBILITY = """() => {
+  const luminance = color => {
+    const [r, g, b] = color.match(/\\d+/g).slice(0, 3).map(Number).map(v => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const background = luminance(getComputedStyle(document.body).backgroundColor);
+  const body = parseFloat(getComputedStyle(document.body).fontSize);
+  const shown = '.standings-list li:not([hidden]) :is(.name small, .games)';
+  return [...document.querySelectorAll(shown)]
+    .map(el => {
+      const style = getComputedStyle(el);
+      const ratio = (luminance(style.color) + 0.05) / (background + 0.05);
+      return [parseFloat(style.fontSize) / body, ratio];
+    });
+}"""
+
+
 def play_out(table: Table, by) -> None:
     """Four rounds: seat 1 calls Yaniv with 0, seat n holds 5 × (n − 1), the last seat 45:
     the last seat passes the limit and the game is over, ranked as the seats sit."""
@@ -157,6 +179,10 @@ def test_nothing_the_hall_shows_is_cut_on_a_projector_or_a_laptop(
         else:
             expect(shown).to_contain_text("Cercle de Yaniv de Louvain-la-Neuve")
             expect(shown.locator("li.withdrawn")).to_contain_text("Bart Wouters withdrawn")
+            legible = page.evaluate(LEGIBILITY)
+            assert len(legible) >= 8
+            for size_ratio, contrast in legible:
+                assert size_ratio >= 0.79 and contrast >= 13, (size_ratio, contrast)
         pages = int(page.evaluate(f"document.querySelector('.view-{view}').pages"))
         for number in range(pages):
             assert page.evaluate(MEASURE) == [], (size, number)
