@@ -168,3 +168,21 @@ def test_a_referee_may_read_but_not_finish_a_session(referee_client, playing):
     playing.refresh_from_db()
     assert playing.status == Session.Status.RUNNING
     assert not playing.tables.get(number=1).game.finished
+
+
+# --- the standings never leave players out silently ----------------------------------------
+
+
+def test_the_standings_page_names_the_tables_still_playing(client, playing, director):
+    url = reverse("public:standings", args=[playing.tournament.slug])
+    page = client.get(url).content.decode()
+    assert (
+        "Session 1 still plays at table 1. Their players join the standings once their games "
+        "are over."
+    ) in page
+    session_page = client.get(
+        reverse("public:session_standings", args=[playing.tournament.slug, 1])
+    ).content.decode()
+    assert "Session 1 still plays at table 1." in session_page
+    playing.finish(end_games=True, by=director)
+    assert "still plays" not in client.get(url).content.decode()
