@@ -112,8 +112,8 @@ def test_the_tables_view_names_each_tables_leader_and_state(client, tournament, 
     html = client.get(hall_url(tournament)).content.decode()
     tables = html.split('data-view="tables"', 1)[1].split("</section>")[0]
     assert "1 round" in tables and "finished" in tables
-    assert "Leads: <bdi>Ann</bdi> <b>0</b>" in tables
-    assert "Winner: <bdi>Eva</bdi> <b>0</b>" in tables
+    assert "Leads: <bdi>Ann</bdi>&nbsp;<b>0</b>" in tables
+    assert "Winner: <bdi>Eva</bdi>&nbsp;<b>0</b>" in tables
 
 
 def test_the_standings_view_ranks_the_finished_games_players(client, championship):
