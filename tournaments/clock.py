@@ -129,12 +129,27 @@ def clock_state(
     return replace(known, phase=Phase.RUNNING, remaining=remaining, ends_at=ends_at)
 
 
-def rule_sentence(rule: str, *, table: bool, rounds_after: int = 0) -> str:
+def rule_sentence(rule: str, *, table: bool, rounds_after: int = 0, others: bool = False) -> str:
     """What the tables do now that the time is up, by the tournament's rule.
 
     For one table (`table`), with the rounds it recorded after the limit; for the whole
-    session (the public pages, the hall) what every table does.
+    session (the public pages, the hall) what every table does, or with `others` what the
+    tables do whose time is up while tables given more time still play.
     """
+    if others and not table:
+        if rule == AtTimeLimit.DIRECTOR:
+            return gettext(
+                "Time is up for the other tables: they play on until the director ends the games."
+            )
+        if rule == AtTimeLimit.LAST_ROUND:
+            return gettext(
+                "Time is up for the other tables: each finishes the round being played, then "
+                "plays one last round."
+            )
+        return gettext(
+            "Time is up for the other tables: each finishes the round being played; it is "
+            "the last."
+        )
     if rule == AtTimeLimit.DIRECTOR:
         if table:
             return gettext("Time is up: play on until the director ends the game.")

@@ -90,11 +90,26 @@ class ClockForm(forms.Form):
 
 
 class EndGamesForm(forms.Form):
-    """End every unfinished game of a session at the time limit: why (the audit log keeps it
-    with each game), and the director's second yes (`confirmed`)."""
+    """End the unfinished games of a session at the time limit: which tables (by number;
+    the page proposes those whose own time is up), why (the audit log keeps it with each
+    game), and the director's second yes (`confirmed`)."""
 
+    tables = forms.TypedMultipleChoiceField(
+        label=gettext_lazy("Tables"),
+        coerce=int,
+        error_messages={
+            "required": gettext_lazy("Choose the tables whose games end."),
+            "invalid_choice": gettext_lazy("Table %(value)s no longer plays."),
+        },
+    )
     reason = forms.CharField(label=gettext_lazy("Reason"), max_length=500)
     confirmed = forms.BooleanField(required=False)
+
+    def __init__(self, playing: list[int], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        tables = self.fields["tables"]
+        assert isinstance(tables, forms.TypedMultipleChoiceField)
+        tables.choices = [(number, str(number)) for number in playing]
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

@@ -348,6 +348,12 @@ class TournamentForm(forms.ModelForm):
             help_text=gettext("How many sessions (seatings) the tournament plans (1–30)."),
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
         )
+        if self.instance.pk is None:
+            # A new tournament's form starts from the model's defaults (tables of 4, four
+            # sessions): a ModelForm leaves a new instance's fields empty.
+            fresh = Tournament()
+            for name in ("table_size", "session_count"):
+                self.fields[name].initial = getattr(fresh, name)
         club = cast(forms.ModelChoiceField, self.fields["club"])
         club.queryset = (
             access.visible_clubs(user) if user is not None else Club.objects.none()

@@ -50,10 +50,22 @@ class Board:
     table_sessions: tuple[Session, ...]
     tables: tuple[TableLine, ...]
     standings: tuple[tuple[Any, Any], ...]
-    # With a final: the final standings (its players first), shown instead.
+    # With a final: the final standings (its players first), shown instead; until every
+    # game of the final is over they are the qualifying order, provisional.
     final: tuple[tuple[Any, Any], ...]
-    # The session whose clock shows (the one being played, else the next).
+    # The session whose clock shows (the one being played, else the next), and its tables
+    # given more time (each counts down its own).
     clock_session: Session | None
+    clock_tables: tuple[Table, ...] = ()
+    # Every game of the final is over: the standings are the final ones.
+    final_finished: bool = False
+
+    @property
+    def final_tables_shown(self) -> bool:
+        """The tables shown are the final's (the view is titled so)."""
+        return bool(self.table_sessions) and all(
+            session.stage == Session.Stage.FINAL for session in self.table_sessions
+        )
 
     @property
     def views(self) -> tuple[str, ...]:
@@ -102,8 +114,23 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
         tables=_tables(table_sessions),
         standings=tuple(tournament.standings()),
         final=tuple(tournament.final_standings() or ()),
+        final_finished=_final_finished(sessions),
         clock_session=clock_session,
+        clock_tables=tuple(
+            clock_session.tables.filter(clock_extension__gt=0).select_related("game")
+            if clock_session is not None
+            else ()
+        ),
     )
+
+
+def _final_finished(sessions: Sequence[Session]) -> bool:
+    """Every game of the final is over (one query, with a final drawn)."""
+    final = [s for s in sessions if s.stage == Session.Stage.FINAL]
+    if not final:
+        return False
+    games = list(Table.objects.filter(session=final[0]).values_list("game__finished", flat=True))
+    return bool(games) and all(games)
 
 
 def _clock_session(running: Sequence[Session], drawn_ahead: Sequence[Session]) -> Session | None:

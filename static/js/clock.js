@@ -44,8 +44,33 @@
     }
   }
 
+  // A table given more time, listed on the session's clock: its own countdown.
+  function tickTable(line, now) {
+    var time = line.querySelector(".table-time");
+    if (!time) return;
+    var text;
+    if (line.dataset.phase === "running" && line.dataset.endsAt) {
+      var left = Number(line.dataset.endsAt) - now;
+      text = shown(left);
+      if (left <= 0) {
+        line.dataset.phase = "over";
+        line.classList.add("over");
+        var running = line.querySelector(".table-left");
+        var over = line.querySelector(".table-over");
+        if (running) running.hidden = true;
+        if (over) over.hidden = false;
+      }
+    } else if (line.dataset.remaining) {
+      text = shown(Number(line.dataset.remaining));
+    }
+    if (text !== undefined && time.textContent !== text) time.textContent = text;
+  }
+
   function tick() {
     var now = Date.now() + offset;
+    Array.prototype.forEach.call(document.querySelectorAll(".table-clock[data-phase]"), function (line) {
+      tickTable(line, now);
+    });
     Array.prototype.forEach.call(clocks(), function (clock) {
       var time = clock.querySelector(".clock-time");
       if (!time) return;

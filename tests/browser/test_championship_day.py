@@ -157,9 +157,13 @@ def start_session(desk: Page, number: int) -> None:
     expect(heading).to_contain_text("running")
 
 
-def finish_session(desk: Page, base: str, tournament: Tournament, number: int) -> None:
+def finish_session(
+    desk: Page, base: str, tournament: Tournament, number: int, *, final: bool = False
+) -> None:
     desk.goto(base + reverse("manage:session", args=[tournament.slug, number]))
-    desk.get_by_role("button", name=f"Finish session {number}").click()
+    # The final's button says it finishes the tournament with it.
+    name = "Finish the final and the tournament" if final else f"Finish session {number}"
+    desk.get_by_role("button", name=name).click()
     heading = desk.get_by_role("heading", name=re.compile(f"^Session {number}"))
     expect(heading).to_contain_text("finished")
 
@@ -319,7 +323,9 @@ def test_a_championship_day_ends_with_the_standings_a_referee_works_out(live_ser
 
     # --- the final: the fourth qualifier wins it, the first comes last --------------------------
     final_totals = play_on_the_phone(phone, base, final_table, list(reversed(finalists)))
-    finish_session(desk, base, tournament, 3)
+    finish_session(desk, base, tournament, 3, final=True)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
 
     # The finalists: qualifying placement points + the final's, then the better qualifying
     # place; everyone else after them in qualifying order.

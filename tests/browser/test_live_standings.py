@@ -167,7 +167,10 @@ def test_standings_update_live_when_a_game_ends(live_server, new_context, fast_p
     standings_url = live_server.url + reverse("public:standings", args=[tournament.slug])
     player, polls = open_as_player(player_context, standings_url)
     live = player.locator("#live")
-    expect(live).to_have_text("No game has finished yet.")
+    expect(live.locator("p.hint")).to_have_text("No game has finished yet.")
+    # The table still playing is named: its players are not left out silently.
+    still_playing = "Session 1 still plays at table 1. Their players join the standings"
+    expect(live.locator(".still-playing")).to_contain_text(still_playing)
     expect(live).to_have_attribute("hx-trigger", f"every {POLL_SECONDS}s")
 
     referee_page = referee_logs_in(referee_context, live_server, table.get_absolute_url(), referee)
@@ -175,7 +178,7 @@ def test_standings_update_live_when_a_game_ends(live_server, new_context, fast_p
 
     # The player's page keeps asking; nothing changed, so nothing comes back.
     polls.wait_for(204)
-    expect(live).to_have_text("No game has finished yet.")
+    expect(live.locator("p.hint")).to_have_text("No game has finished yet.")
     before_submit = len(polls.responses)
     referee_ends_the_game(referee_page)
 
@@ -191,6 +194,7 @@ def test_standings_update_live_when_a_game_ends(live_server, new_context, fast_p
     # Not signed off yet: every player's points are marked provisional.
     expect(rows.locator("abbr")).to_have_text(["*"] * len(STANDINGS))
     expect(player.get_by_text("No game has finished yet.")).to_have_count(0)
+    expect(live.locator(".still-playing")).to_have_count(0)
 
     check_the_swap(player, polls, before_submit)
 

@@ -256,7 +256,7 @@ def test_a_table_of_another_session_is_not_extended(table, director):
 
 def test_a_finished_sessions_clock_stays_as_it_was(table, director):
     session = started(table.session, minutes_ago=1)
-    session.finish()
+    session.finish(end_games=True, by=director)
     with pytest.raises(ValueError, match="the session is finished"):
         session.extend_clock(5, by=director)
     with pytest.raises(ValueError, match="the session is finished"):

@@ -69,8 +69,9 @@ def test_after_a_move_the_moved_players_are_marked(client, tournament, drawn):
     first = drawn.tables.get(number=1).seats.select_related("player").first()
     drawn.move_player(first.player_id, 2)
     lines = seating_lines(client.get(hall_url(tournament)).content.decode())
-    moved = [line for line in lines if line.endswith("moved")]
-    assert moved == [f"{first.player.name} table 2 · seat 5 moved"]
+    moved = [line for line in lines if " moved " in line]
+    # The mark by the name: the table and seat stay in line with the others'.
+    assert moved == [f"{first.player.name} moved table 2 · seat 5"]
     assert Session.objects.get(pk=drawn.pk).moved_players == [first.player_id]
 
 
@@ -111,8 +112,8 @@ def test_the_tables_view_names_each_tables_leader_and_state(client, tournament, 
     html = client.get(hall_url(tournament)).content.decode()
     tables = html.split('data-view="tables"', 1)[1].split("</section>")[0]
     assert "1 round" in tables and "finished" in tables
-    assert "Leads: <bdi>Ann</bdi> <b>0</b>" in tables
-    assert "Winner: <bdi>Eva</bdi> <b>0</b>" in tables
+    assert "Leads: <bdi>Ann</bdi>&nbsp;<b>0</b>" in tables
+    assert "Winner: <bdi>Eva</bdi>&nbsp;<b>0</b>" in tables
 
 
 def test_the_standings_view_ranks_the_finished_games_players(client, championship):

@@ -413,7 +413,8 @@ def test_the_codes_work_once_the_session_starts_and_end_when_it_finishes(
     assert client.get(reverse("codes:detail", args=[code])).status_code == 404  # planned
     director_client.post(session_url(tournament, "manage:session_status"), {"action": "start"})
     assert client.get(reverse("codes:detail", args=[code])).status_code == 200
-    director_client.post(session_url(tournament, "manage:session_status"), {"action": "finish"})
+    finish = {"action": "finish", "confirmed": "1"}  # its games still play: ended with it
+    director_client.post(session_url(tournament, "manage:session_status"), finish)
     assert client.get(reverse("codes:detail", args=[code])).status_code == 404
     # A finished session shows no codes.
     assert code_urls(director_client.get(session_url(tournament)).content.decode()) == []

@@ -71,6 +71,19 @@ class HallScreen(models.Model):
         return cls(tournament=tournament, number=1)
 
     @classmethod
+    def saved_first(cls, tournament: Tournament) -> HallScreen:
+        """Screen 1 saved, with its secret link: a private tournament's hall opens by that
+        link alone, so the director sees it before changing anything."""
+        with transaction.atomic():
+            Tournament.objects.select_for_update().filter(pk=tournament.pk).get()
+            found, _ = cls.objects.get_or_create(
+                tournament=tournament, number=1, defaults={"salt": secrets.token_hex(16)}
+            )
+            if not found.salt:
+                found.set_up()
+        return found
+
+    @classmethod
     def add(cls, tournament: Tournament, name: str = "") -> HallScreen:
         """A new screen, numbered after the others (the unsaved screen 1 counts as one)."""
         with transaction.atomic():

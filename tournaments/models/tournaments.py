@@ -83,6 +83,23 @@ class UnfinishedGames(NeedsConfirmation):
         )
 
 
+class GamesInPlay(NeedsConfirmation):
+    """Finishing a session while some of its tables still play: their games would be left
+    unfinished, their players out of the standings. The director ends them first (or not)."""
+
+    def __init__(self, tables: list[Table]) -> None:
+        self.tables = tables
+        numbers = ", ".join(str(table.number) for table in tables)
+        super().__init__(
+            ngettext(
+                "table %(tables)s still plays",
+                "tables %(tables)s still play",
+                len(tables),
+            )
+            % {"tables": numbers}
+        )
+
+
 class BeyondPlan(NeedsConfirmation):
     """Drawing a session the tournament did not plan (more than `session_count`)."""
 
@@ -1347,7 +1364,8 @@ class Session(models.Model):
                 player
                 for number, players in enumerate(draw.tables, start=1)
                 for player in players
-                if before and before.get(player) != number
+                # A late player was seated nowhere before: new, not moved.
+                if player in before and before[player] != number
             )
             session.save(
                 update_fields=[
@@ -1668,10 +1686,19 @@ class Session(models.Model):
             )
         self._take_clock(session)
 
-    def end_games(self, *, by: Any, reason: str) -> list[Table]:
-        """End every unfinished game of the session at the time limit, in one transaction:
-        each game as `Game.end_at_time_limit` ends it (its totals final, ranked by them, its
-        audit log saying `reason`), and the clock's log says how many. The tables ended."""
+    def playing_tables(self) -> list[Table]:
+        """The tables whose game is not over, by number, with their game (one query)."""
+        return list(
+            self.tables.filter(game__finished=False).select_related("game").order_by("number")
+        )
+
+    def end_games(
+        self, *, by: Any, reason: str, tables: Iterable[int] | None = None
+    ) -> list[Table]:
+        """End the unfinished games of the session at the time limit (those of the table
+        numbers `tables`, else every one), in one transaction: each game as
+        `Game.end_at_time_limit` ends it (its totals final, ranked by them, its audit log
+        saying `reason`), and the clock's log says how many. The tables ended."""
         if not reason.strip():
             raise ValueError(gettext("say why the games end"))
         # The game model, through the relation: `games` imports this module, not the reverse.
@@ -1682,12 +1709,14 @@ class Session(models.Model):
                 raise ValueError(gettext("the session has not started"))
             # Every game to end, locked at once: a round recorded meanwhile waits, then finds
             # its game over.
-            games = list(
-                game_model.objects.select_for_update(of=("self",))
-                .filter(table__session=session, finished=False)
-                .select_related("table")
-                .order_by("table__number")
+            playing = game_model.objects.select_for_update(of=("self",)).filter(
+                table__session=session, finished=False
             )
+            if tables is not None:
+                playing = playing.filter(table__number__in=list(tables))
+            games = list(playing.select_related("table").order_by("table__number"))
+            if not games and tables is not None:
+                raise ValueError(gettext("choose a table still playing"))
             if not games:
                 raise ValueError(gettext("every game of this session is over already"))
             for game in games:
@@ -1745,13 +1774,32 @@ class Session(models.Model):
         ):
             setattr(self, field, getattr(session, field))
 
-    def finish(self) -> None:
+    def finish(self, *, end_games: bool = False, by: Any = None) -> None:
+        """Finish the running session. While tables still play it refuses (`GamesInPlay`,
+        naming them) unless `end_games`: then, in the same transaction, their games end at
+        the time limit as `end_games` ends them (logged as `by`'s, ranked by their totals),
+        so no player of the session is left out of the standings."""
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.RUNNING:
                 raise ValueError(gettext("only a running session can be finished"))
+            playing = session.playing_tables()
+            if playing and not end_games:
+                raise GamesInPlay(playing)
+            if playing:
+                session.end_games(
+                    by=by,
+                    reason=gettext("Session %(number)s finished while the game was played.")
+                    % {"number": session.number},
+                )
             session.status = self.Status.FINISHED
             session.save(update_fields=["status", "changed_at"])
+            if session.stage == self.Stage.FINAL:
+                # The final decides the tournament: finishing it finishes the tournament
+                # (a director never has to remember a second switch).
+                Tournament.objects.filter(pk=session.tournament_id).update(
+                    status=Tournament.Status.FINISHED
+                )
         self.status = self.Status.FINISHED
 
 

@@ -21,6 +21,24 @@ def _ms(moment: datetime | None) -> str:
 
 
 @dataclass(frozen=True)
+class TableClock:
+    """A table's own clock on the session's: its number, its minutes and its time left."""
+
+    number: int
+    minutes: int
+    state: ClockState
+
+    @property
+    def ends_at_ms(self) -> str:
+        return _ms(self.state.ends_at) if self.state.phase is Phase.RUNNING else ""
+
+    @property
+    def remaining_ms(self) -> str:
+        remaining = self.state.remaining
+        return "" if remaining is None else str(round(remaining * 1000))
+
+
+@dataclass(frozen=True)
 class ClockView:
     session: Session
     table: Table | None
@@ -32,6 +50,9 @@ class ClockView:
     over_text: str
     # (table number, minutes) of the tables given more time than the others.
     extended: tuple[tuple[int, int], ...]
+    # The tables given more time whose game goes on, each with its own clock: once the
+    # session's time is up they still play, and the clock says for how long.
+    playing_on: tuple[TableClock, ...] = ()
 
     @property
     def dom_id(self) -> str:
@@ -89,9 +110,21 @@ def session_clock(
         sentence = rule_sentence(
             rule, table=table is not None, rounds_after=_rounds_after(sheet, state)
         )
-    extended = tuple(
-        (listed.number, listed.clock_extension)
-        for listed in (tables or ())
-        if listed.clock_extension and listed.session_id == session.pk
-    )
-    return ClockView(session, table, state, sentence, over_text, extended)
+    listed = [
+        each for each in (tables or ()) if each.clock_extension and each.session_id == session.pk
+    ]
+    extended = tuple((each.number, each.clock_extension) for each in listed)
+    playing_on: tuple[TableClock, ...] = ()
+    if table is None:
+        playing_on = tuple(
+            TableClock(each.number, each.clock_extension, session.clock(each, state.at))
+            for each in listed
+            if not each.game.finished
+        )
+        # Still playing on their own time once the session's is up: the rule's sentence is
+        # for the other tables.
+        others = [line for line in playing_on if not line.state.over]
+        over_text = rule_sentence(rule, table=False, others=bool(playing_on))
+        if sentence:
+            sentence = rule_sentence(rule, table=False, others=bool(others))
+    return ClockView(session, table, state, sentence, over_text, extended, playing_on)

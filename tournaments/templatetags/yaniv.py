@@ -22,6 +22,14 @@ def points(value: Fraction | int) -> str:
 
 
 @register.filter
+def points_count(value: Fraction | int) -> int:
+    """The number a plural form of "point" follows: a whole number as it is (1 point,
+    2 points), halves as plural (1.5 points)."""
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else 2
+
+
+@register.filter
 def mark_letter(mark: str | None) -> str:
     """A sheet mark ("caller", "assaf", "false", "along", "empty", …) as its letter."""
     return texts.mark_letter(mark)

@@ -92,6 +92,9 @@ def _card(request: HtmxHttpRequest, tournament: Tournament, found: HallScreen, f
 @require_safe
 def screens(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = access.get_tournament_for_director(request, slug)
+    if not tournament.is_public:
+        # No public address: the screen's secret link is the only way in, shown at once.
+        HallScreen.saved_first(tournament)
     return _render_screens(request, tournament)
 
 

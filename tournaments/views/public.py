@@ -15,6 +15,7 @@ from scoring import rules
 from tournaments import caching, texts
 from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
+from tournaments.models.tournaments import UnfinishedGames
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
@@ -140,6 +141,21 @@ def standings_page(request: HtmxHttpRequest, slug: str, number: int | None = Non
     return render_live()
 
 
+def _still_playing(tournament: Tournament, session: Session | None) -> str:
+    """The tables whose game goes on, as a sentence: their players are not in the standings
+    yet, and the page says so rather than leave them out silently (one query, once per
+    standings version: a game finishing changes both)."""
+    playing = Table.objects.filter(session__tournament=tournament, game__finished=False).exclude(
+        session__status=Session.Status.PLANNED
+    )
+    if session is not None:
+        playing = playing.filter(session=session)
+    tables = list(playing.select_related("session").order_by("session__number", "number"))
+    if not tables:
+        return ""
+    return texts.sentence(str(UnfinishedGames(tables)))
+
+
 def _standings_table(
     request: HtmxHttpRequest, tournament: Tournament, session: Session | None, parts: tuple
 ) -> SafeString:
@@ -157,6 +173,8 @@ def _standings_table(
             "final": SimpleLazyObject(
                 lambda: None if session is not None else tournament.final_standings(rows)
             ),
+            # The tables still playing, named: their players are not in the standings yet.
+            "still_playing": SimpleLazyObject(lambda: _still_playing(tournament, session)),
         },
     )
 

@@ -216,10 +216,22 @@ def season_add_tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         except ValueError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(
-                request,
-                gettext("%(tournament)s counts for the season.") % {"tournament": tournament.name},
-            )
+            if season.counts(tournament):
+                messages.success(
+                    request,
+                    gettext("%(tournament)s counts for the season.")
+                    % {"tournament": tournament.name},
+                )
+            else:
+                # Saved, yet left out of the standings: said as the season's list says it.
+                messages.warning(
+                    request,
+                    gettext(
+                        "%(tournament)s is in the season but does not count: a public season "
+                        "counts public tournaments only."
+                    )
+                    % {"tournament": tournament.name},
+                )
             return _manage_page(season, "tournaments")
     return _render_manage(request, season, add_form=form, status=400)
 

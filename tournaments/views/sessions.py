@@ -9,6 +9,8 @@ one while an earlier session still plays. The question page posts the same field
 from __future__ import annotations
 
 import io
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -19,13 +21,16 @@ from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import FinalError, SeatingError
 from tournaments import printing, texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
+from tournaments.clock import Phase
 from tournaments.forms_clock import ClockForm, EndGamesForm, StartClockForm
 from tournaments.forms_director import (
     AdjustForm,
@@ -36,7 +41,7 @@ from tournaments.forms_director import (
 )
 from tournaments.forms_people import GoAheadForm, SessionEntryForm
 from tournaments.models import Session, Table, TableCode, Tournament
-from tournaments.models.tournaments import BeyondPlan, UnfinishedGames
+from tournaments.models.tournaments import BeyondPlan, GamesInPlay, UnfinishedGames
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
 
@@ -133,9 +138,10 @@ def _render_session(
     rebalance_message: str = "",
     clock_message: str = "",
     end_question: dict[str, Any] | None = None,
+    finish_question: dict[str, str] | None = None,
 ) -> HttpResponse:
     tables = list(
-        session.tables.select_related("referee")
+        session.tables.select_related("referee", "game")
         .prefetch_related("seats__player")
         .order_by("number")
     )
@@ -146,6 +152,7 @@ def _render_session(
     unfinished = (
         session.unfinished_earlier_tables() if session.status == Session.Status.PLANNED else []
     )
+    playing = _playing_tables(session)
     context = {
         "tournament": session.tournament,
         "session": session,
@@ -159,10 +166,12 @@ def _render_session(
         "rebalance": _rebalance(session, tables),
         "rebalance_message": rebalance_message,
         # The session clock: its log, the tables still playing (to end every game at once).
-        "clock_events": list(session.clock_events.select_related("by", "table")[:50]),
-        "playing_tables": _playing_tables(session),
+        "clock_events": _clock_history(session),
+        "playing_tables": playing,
+        "playing_numbers": [line.number for line in playing],
         "clock_message": clock_message,
         "end_question": end_question,
+        "finish_question": finish_question,
     }
     if partials:
         # An htmx answer: the first part swaps the target, the others come out of band.
@@ -178,6 +187,22 @@ def _render_session(
             status=status,
         )
     return render(request, "tournaments/sessions/session.html", context, status=status)
+
+
+def _clock_history(session: Session) -> list[Any]:
+    """The clock's last 50 changes, newest first; a resume carries `paused_seconds`, the
+    pause's length read from the pause before it (a short pause says its seconds, not
+    "0 min"), None when that pause is older than the list."""
+    events: list[Any] = list(session.clock_events.select_related("by", "table")[:50])
+    paused_at = None
+    for event in reversed(events):
+        event.paused_seconds = None
+        if event.action == "pause":
+            paused_at = event.at
+        elif event.action == "resume" and paused_at is not None:
+            event.paused_seconds = max(0, round((event.at - paused_at).total_seconds()))
+            paused_at = None
+    return events
 
 
 def _ask(
@@ -346,28 +371,27 @@ def session_referees(request: HttpRequest, slug: str, number: int) -> HttpRespon
 def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Start the session (with the referees chosen on the page, when the post carries them)
     or finish it. Starting while an earlier session still plays asks first, naming the
-    tables."""
+    tables; so does finishing while its own tables still play (`_finish`)."""
     session = get_session_for_director(request, slug, number)
     form = SessionStatusForm(request.POST)
     form.is_valid()
     go = _go_ahead(request)
+    if form.cleaned_data.get("action") == "finish":
+        return _finish(request, session, confirmed=go["confirmed"])
+    referees = None
+    if go["with_referees"]:
+        picked = RefereesForm(session, _referees(session), request.POST)
+        if not picked.is_valid():
+            first = next(iter(picked.errors.values()))[0]
+            return _render_session(request, session, str(first), 400)
+        referees = picked.referees()
     try:
-        if form.cleaned_data.get("action") == "finish":
-            session.finish()
-        else:
-            referees = None
-            if go["with_referees"]:
-                picked = RefereesForm(session, _referees(session), request.POST)
-                if not picked.is_valid():
-                    first = next(iter(picked.errors.values()))[0]
-                    return _render_session(request, session, str(first), 400)
-                referees = picked.referees()
-            session.start(
-                referees,
-                confirmed=go["confirmed"],
-                start_clock=StartClockForm(request.POST).wanted(),
-                by=request.user,
-            )
+        session.start(
+            referees,
+            confirmed=go["confirmed"],
+            start_clock=StartClockForm(request.POST).wanted(),
+            by=request.user,
+        )
     except UnfinishedGames as question:
         return _ask(
             request,
@@ -379,6 +403,47 @@ def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse
     except ValueError as error:
         return _render_session(request, session, _sentence(error), status=400)
     return redirect("manage:session", slug, number)
+
+
+def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpResponse:
+    """Finish the session; while tables still play, ask first, naming them: the director
+    ends their games at the time limit with the session (their players stay in the
+    standings) or cancels and the tables play on."""
+    page = reverse("manage:session", args=[session.tournament.slug, session.number])
+    try:
+        session.finish(end_games=confirmed, by=request.user)
+    except GamesInPlay as playing:
+        count = len(playing.tables)
+        tables = ", ".join(str(table.number) for table in playing.tables)
+        question = {
+            "question": ngettext(
+                "Table %(tables)s still plays. Finishing session %(number)s ends its game at "
+                "the time limit: its current totals become final, ranked by them, and its "
+                "players count in the standings.",
+                "Tables %(tables)s still play. Finishing session %(number)s ends their games "
+                "at the time limit: their current totals become final, ranked by them, and "
+                "their players count in the standings.",
+                count,
+            )
+            % {"tables": tables, "number": session.number},
+            "confirm": ngettext(
+                "End %(count)s game and finish session %(number)s",
+                "End %(count)s games and finish session %(number)s",
+                count,
+            )
+            % {"count": count, "number": session.number},
+        }
+        if getattr(request, "htmx", False):
+            return _render_session(
+                request, session, partials=("finish",), finish_question=question
+            )
+        return _ask(request, session.tournament, question["question"], question["confirm"], page)
+    except ValueError as error:
+        return _render_session(request, session, _sentence(error), status=400)
+    if getattr(request, "htmx", False):
+        # The whole page changes (status, clock, codes): the browser loads it afresh.
+        return HttpResponseClientRedirect(page)
+    return redirect(page)
 
 
 @login_required
@@ -474,15 +539,29 @@ def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
 # --- the session clock ------------------------------------------------------------------
 
 
-def _playing_tables(session: Session) -> list[int]:
-    """The numbers of the tables whose game is not over (one query; none before the start)."""
+@dataclass(frozen=True)
+class PlayingTable:
+    """A table whose game goes on, with its own clock: `time_up` once its own time (the
+    session's and what was added for it) is up, or without a time limit; else `left`, its
+    minutes left (a started minute counts)."""
+
+    number: int
+    time_up: bool
+    left: int
+
+
+def _playing_tables(session: Session) -> list[PlayingTable]:
+    """The tables whose game is not over (one query; none before the start)."""
     if session.status == Session.Status.PLANNED:
         return []
-    return list(
-        session.tables.filter(game__finished=False)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    now = timezone.now()
+    lines = []
+    for table in session.playing_tables():
+        clock = session.clock(table, now)
+        time_up = clock.phase is Phase.NONE or clock.over
+        left = 0 if time_up else math.ceil((clock.remaining or 0) / 60)
+        lines.append(PlayingTable(table.number, time_up, left))
+    return lines
 
 
 def _clock_answer(
@@ -529,43 +608,63 @@ def session_clock(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespo
 @login_required
 @require_POST
 def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
-    """End every unfinished game of the session at the time limit, with a reason, once the
-    director confirms (the question names the tables); one transaction."""
+    """End the unfinished games of the tables chosen (the page proposes those whose own time
+    is up) at the time limit, with a reason, once the director confirms: the question names
+    the tables and warns for each one that still has time of its own; one transaction."""
     session = get_session_for_director(request, slug, number)
-    form = EndGamesForm(request.POST)
+    playing = {line.number: line for line in _playing_tables(session)}
+    if not playing:
+        message = _sentence(ValueError(gettext("every game of this session is over already")))
+        return _clock_answer(request, session, message, failed=True)
+    form = EndGamesForm(list(playing), request.POST)
     if not form.is_valid():
-        return _clock_answer(request, session, form.errors.as_text(), failed=True)
+        errors = [str(error) for errors in form.errors.values() for error in errors]
+        return _clock_answer(request, session, " ".join(errors), failed=True)
     reason = form.cleaned_data["reason"]
+    chosen = sorted(form.cleaned_data["tables"])
     if not form.cleaned_data["confirmed"]:
-        playing = _playing_tables(session)
-        if not playing:
-            message = _sentence(ValueError(gettext("every game of this session is over already")))
-            return _clock_answer(request, session, message, failed=True)
         question = ngettext(
             "End the game of table %(tables)s at the time limit? Its current totals become final.",
             "End the games of tables %(tables)s at the time limit? Their current totals "
             "become final.",
-            len(playing),
-        ) % {"tables": ", ".join(str(table) for table in playing)}
-        confirm = ngettext("End %(count)s game", "End %(count)s games", len(playing)) % {
-            "count": len(playing)
+            len(chosen),
+        ) % {"tables": ", ".join(str(table) for table in chosen)}
+        # A table given more time may still be playing on its own clock: say so, by name.
+        warnings = [
+            ngettext(
+                "Table %(number)s still has %(minutes)s minute of its own time.",
+                "Table %(number)s still has %(minutes)s minutes of its own time.",
+                playing[table].left,
+            )
+            % {"number": table, "minutes": playing[table].left}
+            for table in chosen
+            if not playing[table].time_up
+        ]
+        confirm = ngettext("End %(count)s game", "End %(count)s games", len(chosen)) % {
+            "count": len(chosen)
         }
         if request.htmx:
             return _clock_answer(
                 request,
                 session,
                 "",
-                end_question={"question": question, "confirm": confirm, "reason": reason},
+                end_question={
+                    "question": question,
+                    "warnings": warnings,
+                    "confirm": confirm,
+                    "reason": reason,
+                    "tables": chosen,
+                },
             )
         return _ask(
             request,
             session.tournament,
-            question,
+            " ".join([question, *warnings]),
             confirm,
             reverse("manage:session", args=[slug, number]) + "#clock",
         )
     try:
-        ended = session.end_games(by=request.user, reason=reason)
+        ended = session.end_games(by=request.user, reason=reason, tables=chosen)
     except ValueError as error:
         return _clock_answer(request, session, _sentence(error), failed=True)
     done = ngettext(

@@ -1,0 +1,188 @@
+"""Finishing a session while games are still played (issue 21, point 4): the director is
+asked, with the tables named, and either ends their games at the time limit with the session
+(recorded as such, their players in the standings) or cancels and the tables play on. And
+finishing the final finishes the tournament (issue 23, point 7)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import HTMX, make_table, record
+from tournaments.models import GameChange, Session, Tournament
+from tournaments.models.tournaments import GamesInPlay
+
+pytestmark = pytest.mark.django_db
+
+SMALL = {"hands": {"Ann": 1, "Bart": 9, "Chris": 8, "Dirk": 7}, "yaniv": "Ann"}
+OVER = {"hands": {"Hilde": 0, "Ivo": 45}, "yaniv": "Hilde"}
+
+
+@pytest.fixture
+def playing(table, referee):
+    """Session 1: table 1 two rounds in, table 2 finished (Hilde won)."""
+    second = make_table(tournament=table.session.tournament, players=("Hilde", "Ivo"))
+    record(table.game, referee, SMALL, SMALL)
+    record(second.game, referee, *[OVER] * 4)
+    return table.session
+
+
+def status_url(session: Session) -> str:
+    return reverse("manage:session_status", args=[session.tournament.slug, session.number])
+
+
+def standing_names(tournament: Tournament) -> set[str]:
+    return {player.name for _, player in tournament.standings()}
+
+
+# --- the model -------------------------------------------------------------------------------
+
+
+def test_finishing_a_session_whose_tables_still_play_is_refused_naming_them(playing):
+    with pytest.raises(GamesInPlay) as refused:
+        playing.finish()
+    assert [table.number for table in refused.value.tables] == [1]
+    assert str(refused.value) == "table 1 still plays"
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.RUNNING
+    assert not GameChange.objects.filter(action=GameChange.Action.END).exists()
+
+
+def test_finishing_with_the_games_ended_records_them_at_the_time_limit_in_the_standings(
+    playing, director
+):
+    tournament = playing.tournament
+    assert standing_names(tournament) == {"Hilde", "Ivo"}  # table 1's players not yet
+    playing.finish(end_games=True, by=director)
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.FINISHED
+    game = playing.tables.get(number=1).game
+    assert game.finished and game.ended_at_time_limit
+    end = game.changes.get(action=GameChange.Action.END)
+    assert end.user == director
+    assert end.reason == "Session 1 finished while the game was played."
+    assert playing.clock_events.get().action == "end_games"
+    # Ranked by their totals: Ann (0) first; every player of the session in the standings.
+    assert dict(playing.tables.get(number=1).seats.values_list("player__name", "rank")) == {
+        "Ann": 1,
+        "Dirk": 2,
+        "Chris": 3,
+        "Bart": 4,
+    }
+    assert standing_names(tournament) == {"Ann", "Bart", "Chris", "Dirk", "Hilde", "Ivo"}
+
+
+def test_a_session_whose_games_are_over_finishes_without_a_question(table, referee):
+    out = {"hands": {"Ann": 0, "Bart": 45, "Chris": 45, "Dirk": 45}, "yaniv": "Ann"}
+    record(table.game, referee, *[out] * 4)
+    table.session.finish()
+    table.session.refresh_from_db()
+    assert table.session.status == Session.Status.FINISHED
+
+
+def test_finishing_the_final_finishes_the_tournament(table, referee, director):
+    qualifying = table.session
+    qualifying.finish(end_games=True, by=director)
+    tournament = qualifying.tournament
+    final = make_table(tournament=tournament, players=("Eva", "Finn")).session
+    Session.objects.filter(pk=final.pk).update(stage=Session.Stage.FINAL)
+    final.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    final.finish(end_games=True, by=director)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_finishing_a_qualifying_session_leaves_the_tournament_running(playing, director):
+    playing.finish(end_games=True, by=director)
+    playing.tournament.refresh_from_db()
+    assert playing.tournament.status == Tournament.Status.RUNNING
+
+
+# --- the view ------------------------------------------------------------------------------
+
+
+def test_the_director_is_asked_naming_the_tables_and_nothing_changes(director_client, playing):
+    response = director_client.post(status_url(playing), {"action": "finish"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Table 1 still plays. Finishing session 1 ends its game at the time limit" in page
+    assert "End 1 game and finish session 1" in page
+    assert 'name="confirmed" value="1"' in page
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.RUNNING
+    assert not playing.tables.get(number=1).game.finished
+
+
+def test_the_director_confirms_and_the_games_end_with_the_session(director_client, playing):
+    response = director_client.post(status_url(playing), {"action": "finish", "confirmed": "1"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("manage:session", args=[playing.tournament.slug, 1])
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.FINISHED
+    assert playing.tables.get(number=1).game.ended_at_time_limit
+    assert "Ann" in standing_names(playing.tournament)
+
+
+def test_an_htmx_finish_asks_in_place_then_reloads_the_page_once_confirmed(
+    director_client, playing
+):
+    asked = director_client.post(status_url(playing), {"action": "finish"}, headers=HTMX)
+    assert asked.status_code == 200
+    fragment = asked.content.decode()
+    assert fragment.lstrip().startswith('<form id="finish"')
+    assert "<html" not in fragment
+    assert "End 1 game and finish session 1" in fragment
+    assert "Cancel: the tables play on" in fragment
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.RUNNING
+    done = director_client.post(
+        status_url(playing), {"action": "finish", "confirmed": "1"}, headers=HTMX
+    )
+    assert done.status_code == 200
+    assert done["HX-Redirect"] == reverse("manage:session", args=[playing.tournament.slug, 1])
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.FINISHED
+
+
+def test_the_session_page_says_which_tables_still_play_before_finishing(director_client, playing):
+    page = director_client.get(
+        reverse("manage:session", args=[playing.tournament.slug, 1])
+    ).content.decode()
+    assert "Table 1 still plays: finishing asks first." in page
+
+
+def test_anonymous_is_sent_to_log_in_and_nothing_finishes(client, playing):
+    response = client.post(status_url(playing), {"action": "finish", "confirmed": "1"})
+    assert response.status_code == 302 and "/login" in response["Location"]
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.RUNNING
+
+
+def test_a_referee_may_read_but_not_finish_a_session(referee_client, playing):
+    """A public tournament's session is readable by anyone: not its director, 403."""
+    response = referee_client.post(status_url(playing), {"action": "finish", "confirmed": "1"})
+    assert response.status_code == 403
+    htmx = referee_client.post(status_url(playing), {"action": "finish"}, headers=HTMX)
+    assert htmx.status_code == 403
+    playing.refresh_from_db()
+    assert playing.status == Session.Status.RUNNING
+    assert not playing.tables.get(number=1).game.finished
+
+
+# --- the standings never leave players out silently ----------------------------------------
+
+
+def test_the_standings_page_names_the_tables_still_playing(client, playing, director):
+    url = reverse("public:standings", args=[playing.tournament.slug])
+    page = client.get(url).content.decode()
+    assert (
+        "Session 1 still plays at table 1. Their players join the standings once their games "
+        "are over."
+    ) in page
+    session_page = client.get(
+        reverse("public:session_standings", args=[playing.tournament.slug, 1])
+    ).content.decode()
+    assert "Session 1 still plays at table 1." in session_page
+    playing.finish(end_games=True, by=director)
+    assert "still plays" not in client.get(url).content.decode()
