@@ -615,6 +615,8 @@ FORBIDDEN = {
         "„",  # one quote style: “…”
         "«",
         "voorbeeld van",  # a preview is "nazicht"
+        "'%(",  # straight quotes around a name
+        "Leeg gelaten,",  # a dangling participle
     ],
     "fr": [
         "points de classement des adversaires",  # the glossary: points des adversaires
@@ -627,6 +629,9 @@ FORBIDDEN = {
         "hors jeu",
         "“",  # one quote style: « … »
         "„",
+        "'%(",
+        "Laissée vide,",  # a dangling participle
+        "(belge) ou refusée",  # "un faux Yaniv … ou refusée": the call is refused
     ],
 }
 
@@ -715,3 +720,11 @@ def test_a_tournaments_rules_page_names_its_rule_set_without_nested_brackets(
     ).content.decode()
     assert f"<h1>{title}</h1>" in html
     assert "))" not in re.search(r"<h1>(.*?)</h1>", html).group(1)
+
+
+def test_the_english_quotes_a_name_with_curly_quotes():
+    """One quote style in English too (“…”): it said "The address '%(slug)s' is reserved"."""
+    straight = [
+        entry.msgid for entry in catalogue("nl")[1:] if re.search(r"'%\(\w+\)s'", entry.msgid)
+    ]
+    assert straight == []

@@ -558,14 +558,14 @@ class TournamentForm(forms.ModelForm):
         if slug in RESERVED_SLUGS:
             self.add_error(
                 "slug",
-                gettext("The address '%(slug)s' is reserved: choose another.") % {"slug": slug},
+                gettext("The address “%(slug)s” is reserved: choose another.") % {"slug": slug},
             )
             return
         taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if taken.exists():
             self.add_error(
                 "slug",
-                gettext("The address '%(slug)s' is already used by another tournament.")
+                gettext("The address “%(slug)s” is already used by another tournament.")
                 % {"slug": slug},
             )
             return

@@ -279,7 +279,7 @@ def _read_header(header: Sequence[str]) -> tuple[list[str], list[str], list[str]
             continue
         if column in columns:
             errors.append(
-                gettext("Column '%(label)s' is a second %(column)s column.")
+                gettext("Column “%(label)s” is a second %(column)s column.")
                 % {"label": label, "column": LABELS[column]}
             )
         columns.append(column)
