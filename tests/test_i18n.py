@@ -612,6 +612,8 @@ FORBIDDEN = {
         "verhuist",  # players move ("verplaatsen"), they do not move house
         "Zeker?",
         "vraagt een aankomst",
+        "vraagt paren",  # an option "needs": moet … bestaan, is … nodig
+        "wisselen vraagt",
         "„",  # one quote style: “…”
         "«",
         "voorbeeld van",  # a preview is "nazicht"
@@ -623,6 +625,9 @@ FORBIDDEN = {
         "en tant que",  # no elision before a name: "au compte …"
         "Une fois connecté",  # a dangling participle
         "chaque doit",
+        "suppose d'arriver",
+        " demande des paires",  # an option "needs": attend, il faut
+        "annoncer Yaniv demande",
         "Abandonner",  # "abandon" is a withdrawing player's word
         "Manuel",
         "annonceur",
