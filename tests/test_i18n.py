@@ -211,11 +211,11 @@ def test_numbers_and_dates_follow_the_language(client, finished, language, day, 
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", ["Scoring rules (Belgian)", "32 + the left neighbour's hand"]),
+        ("en", ["Scoring rules: Belgian", "32 + the left neighbour's hand"]),
         (
             "nl",
             [
-                "Puntentelling (Belgische regels)",
+                "Puntentelling: Belgische regels",
                 "<b>Meegaan</b>: evenveel of minder punten dan de roeper",
                 "<b>32 + de hand van de linkerbuur</b>",
                 "strafpunten",
@@ -224,7 +224,7 @@ def test_numbers_and_dates_follow_the_language(client, finished, language, day, 
         (
             "fr",
             [
-                "Décompte des points (règles belges)",
+                "Décompte des points\u00a0: règles belges",
                 "<b>Suivre</b>\u00a0: autant de points ou moins que le joueur qui annonce",
                 "<b>32 + la main du voisin de gauche</b>",
                 "points de pénalité",
@@ -571,3 +571,175 @@ def test_the_catalogues_hold_every_message_of_the_code(tmp_path):
         assert sorted(current.keys() - fresh.keys(), key=str) == [], (
             "messages no longer in the code: run makemessages --no-obsolete"
         )
+
+
+# --- the glossary (issue 22, finding 9) ------------------------------------------------------
+
+GLOSSARY = ROOT / "docs" / "glossary.md"
+
+# English term of docs/glossary.md → the Dutch and French forms a translation of a message that
+# has it must use (a regular expression, lower case: an inflection or a verb split in two).
+HELD_TERMS = {
+    "table-mates' placement points": ("punten van de tafelgenoten", "points des adversaires"),
+    "placement points": ("klassementspunten", "points de classement"),
+    "score sheet": ("scoreblad", "feuille de score"),
+    "dispute": ("betwist", "contestation"),
+    "referee": ("scheidsrechter|arbitre", "arbitr"),
+    "season points": ("seizoenspunten", "points de saison"),
+    "table code": ("tafelcode", "code de table"),
+    "hall screen": ("zaalscherm", "écran de salle"),
+    "rated game": ("rating", "coté"),
+    "not settled yet": ("nog niet stabiel", "pas encore stable"),
+    "repeat meeting": ("herhaalde ontmoeting", "rencontres? répétées?"),
+    "round": ("ronde", "manche"),
+    "session": ("sessie", "séance"),
+    "standings": ("klassement", "classement"),
+    "withdrawn": ("opgegeven|opgave", "abandon"),
+    "emptied hand": ("lege hand", "main vidée"),
+    "left neighbour": ("linkerbuur", "voisin de gauche"),
+    "time limit": ("tijdslimiet", "limite de temps"),
+    "director": ("wedstrijdleider", "directeur"),
+    "preview": ("nazicht|nakijken", "aperçu"),
+    "signed off": ("afgetekend", "signée?s?"),
+    "false yaniv": ("foutieve yaniv", "faux yaniv"),
+}
+
+# Forms the glossary (or the wording review) rules out, in any translation.
+FORBIDDEN = {
+    "nl": [
+        "klassementspunten van de tafelgenoten",  # the glossary: punten van de tafelgenoten
+        "Eenmaal aangemeld",  # a dangling clause
+        "verhuist",  # players move ("verplaatsen"), they do not move house
+        "Zeker?",
+        "vraagt een aankomst",
+        "vraagt paren",  # an option "needs": moet … bestaan, is … nodig
+        "wisselen vraagt",
+        "„",  # one quote style: “…”
+        "«",
+        "voorbeeld van",  # a preview is "nazicht"
+        "'%(",  # straight quotes around a name
+        "Leeg gelaten,",  # a dangling participle
+    ],
+    "fr": [
+        "points de classement des adversaires",  # the glossary: points des adversaires
+        "en tant que",  # no elision before a name: "au compte …"
+        "Une fois connecté",  # a dangling participle
+        "chaque doit",
+        "suppose d'arriver",
+        " demande des paires",  # an option "needs": attend, il faut
+        "annoncer Yaniv demande",
+        "Abandonner",  # "abandon" is a withdrawing player's word
+        "Manuel",
+        "annonceur",
+        "hors jeu",
+        "“",  # one quote style: « … »
+        "„",
+        "'%(",
+        "Laissée vide,",  # a dangling participle
+        "(belge) ou refusée",  # "un faux Yaniv … ou refusée": the call is refused
+    ],
+}
+
+
+def glossary_rows() -> dict[str, tuple[str, str]]:
+    """The glossary's tables: English → (Dutch, French), as written there."""
+    rows = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and len(cells) >= 3 and not set(cells[0]) <= {"-", " "}:
+            rows[cells[0]] = (cells[1], cells[2])
+    return rows
+
+
+def test_the_held_terms_are_the_glossarys():
+    """Each term the catalogue test holds is in the glossary with the same words."""
+    rows = glossary_rows()
+    text = " ".join(f"{english} {dutch} {french}" for english, (dutch, french) in rows.items())
+    assert rows["table-mates' placement points"][0].startswith("punten van de tafelgenoten")
+    assert rows["table-mates' placement points"][1].startswith("points des adversaires")
+    assert rows["not settled yet (a rating)"] == ("nog niet stabiel", "pas encore stable")
+    for english, (dutch, french) in HELD_TERMS.items():
+        assert english in text.lower(), english
+        for pattern in (dutch, french):
+            assert re.search(pattern, text.lower()), (english, pattern)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_message_with_a_glossary_term_uses_the_glossarys_word(language):
+    column = TRANSLATED.index(language)
+    drift = []
+    for entry in catalogue(language)[1:]:
+        english = f"{entry.msgid} {entry.msgid_plural or ''}".lower()
+        for term, words in HELD_TERMS.items():
+            found = len(re.findall(rf"\b{re.escape(term)}\b", english))
+            if term == "placement points":
+                # The table-mates' ones have their own words.
+                found -= english.count("table-mates' placement points")
+            if found and not all(re.search(words[column], f.lower()) for f in entry.translations):
+                drift.append(f"{term}: {entry.msgid} → {entry.translations[0]}")
+    assert drift == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_translation_uses_a_form_the_glossary_rules_out(language):
+    found = [
+        f"{form!r} in: {entry.msgid} → {text}"
+        for entry in catalogue(language)[1:]
+        for text in entry.translations
+        for form in FORBIDDEN[language]
+        if form in text
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_provisional_is_for_sheets_only_never_for_a_rating(language):
+    word = {"nl": "voorlopig", "fr": "provisoire"}[language]
+    for entry in catalogue(language)[1:]:
+        if "rated game" in entry.msgid or "rating" in entry.msgid.lower():
+            assert all(word not in text.lower() for text in entry.translations), entry.msgid
+
+
+def test_french_quotes_hold_no_break_spaces_inside():
+    for entry in catalogue("fr")[1:]:
+        for text in entry.translations:
+            assert text.count("«") == text.count("»"), text
+            assert "« " not in text and " »" not in text, text  # a plain space may break
+            for quote in re.finditer("«", text):
+                assert text[quote.end()] == "\u00a0", text
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("en", "Scoring rules: Belgian (championship)"),
+        ("nl", "Puntentelling: Belgische regels (kampioenschap)"),
+        ("fr", "Décompte des points\u00a0: Règles belges (championnat)"),
+    ],
+)
+def test_a_tournaments_rules_page_names_its_rule_set_without_nested_brackets(
+    client, tournament, language, title
+):
+    html = client.get(
+        reverse("public:tournament_rules", args=[tournament.slug]), headers=browser(language)
+    ).content.decode()
+    heading = re.search(r"<h1>(.*?)</h1>", html)
+    assert heading is not None and heading.group(1) == title
+    assert "))" not in heading.group(1)
+
+
+def test_the_english_quotes_a_name_with_curly_quotes():
+    """One quote style in English too (“…”): it said "The address '%(slug)s' is reserved"."""
+    # A quote opens after a space or a bracket; an apostrophe follows a letter (Excel's).
+    opening = re.compile(r"(^|[\s(])'")
+    entries = catalogue("nl")[1:]
+    assert [entry.msgid for entry in entries if opening.search(entry.msgid)] == []
+    # Dutch quotes the same way (“CSV”); French has its « ».
+    for language in TRANSLATED:
+        straight = [
+            text
+            for entry in catalogue(language)[1:]
+            for text in entry.translations
+            if opening.search(text)
+        ]
+        assert straight == [], language

@@ -568,14 +568,14 @@ class TournamentForm(forms.ModelForm):
         if slug in RESERVED_SLUGS:
             self.add_error(
                 "slug",
-                gettext("The address '%(slug)s' is reserved: choose another.") % {"slug": slug},
+                gettext("The address “%(slug)s” is reserved: choose another.") % {"slug": slug},
             )
             return
         taken = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if taken.exists():
             self.add_error(
                 "slug",
-                gettext("The address '%(slug)s' is already used by another tournament.")
+                gettext("The address “%(slug)s” is already used by another tournament.")
                 % {"slug": slug},
             )
             return
@@ -642,7 +642,7 @@ class ImportUploadForm(forms.Form):
             "Columns name (or first and last name), club and member number, in English, "
             "Dutch or French (naam or voornaam and familienaam, club, lidnummer; nom or "
             "prénom and nom, club, numéro de membre); other columns are ignored. Separated "
-            "by commas or semicolons, saved as 'CSV UTF-8' or Excel's 'CSV'. At most "
+            "by commas or semicolons, saved as “CSV UTF-8” or Excel's “CSV”. At most "
             "%(rows)s players and 1 MB."
         ) % {"rows": number_format(player_import.MAX_ROWS, force_grouping=True)}
 

@@ -61,7 +61,8 @@ class SeasonForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = gettext(
-            "The season's web address: /seasons/<address>/. Empty: made from the name."
+            # Help texts are HTML: no "<address>" in them, which would be an element.
+            "The part of the season's web address after /seasons/. Empty: made from the name."
         )
         club: Any = self.fields["club"]
         club.queryset = (

@@ -112,7 +112,7 @@ COLUMNS_HINT = gettext_lazy(
 )
 
 UNREADABLE = gettext_lazy(
-    "The file is neither UTF-8 nor Windows-1252 text: save it as 'CSV UTF-8'."
+    "The file is neither UTF-8 nor Windows-1252 text: save it as “CSV UTF-8”."
 )
 
 # The model's field lengths.
@@ -204,7 +204,7 @@ def parse_players_csv(data: bytes) -> ParsedImport:
     if encoding == WINDOWS_1252:
         notices.append(
             gettext(
-                "The file is not UTF-8: it was read as Windows-1252 (Excel's 'CSV'). "
+                "The file is not UTF-8: it was read as Windows-1252 (Excel's “CSV”). "
                 "Check the accents in the names below."
             )
         )
@@ -284,7 +284,7 @@ def _read_header(header: Sequence[str]) -> tuple[list[str], list[str], list[str]
             continue
         if column in columns:
             errors.append(
-                gettext("Column '%(label)s' is a second %(column)s column.")
+                gettext("Column “%(label)s” is a second %(column)s column.")
                 % {"label": label, "column": LABELS[column]}
             )
         columns.append(column)

@@ -299,7 +299,7 @@ class RatingCard:
     """A player's rating as a page shows it, from the games that page may show.
 
     The shown rating is the one after the last of those games; with fewer than the minimum,
-    the page says "provisional" and how many games it has.
+    the page says "Not settled yet" and how many games it has.
     """
 
     player: Player

@@ -206,8 +206,8 @@ def interpretation_lines(ruleset: Ruleset) -> list[str]:
     if totals and ruleset.reduction_needs_points:
         lines.append(
             gettext(
-                "A reduction needs an arrival: a player who stays on %(total)s with 0 points "
-                "is not reduced again."
+                "Only arriving on %(total)s is reduced: a player who stays there with 0 "
+                "points is not reduced again."
             )
             % {"total": totals[0]}
         )

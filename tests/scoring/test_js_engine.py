@@ -403,6 +403,19 @@ def test_the_js_engine_scores_every_vector_as_python():
     assert scored + refused == len(js) == len(records) == len(paths) >= 52
 
 
+def test_the_device_engine_doc_counts_the_vectors_there_are():
+    """docs/device-engine.md says how many vectors the comparison runs: a new vector updates it
+    (issue 22: it said 52 when there were 57)."""
+    vectors = [
+        load(path) for path in vector_files() + preset_vector_files() + option_vector_files()
+    ]
+    scored = sum("expected" in vector for vector in vectors)
+    refused = sum("error" in vector for vector in vectors)
+    assert scored + refused == len(vectors)
+    doc = (ROOT / "docs" / "device-engine.md").read_text(encoding="utf-8")
+    assert f"`tests/vectors/` ({len(vectors)}: {scored} scored, {refused} refused;" in doc
+
+
 def test_the_js_engine_scores_random_games_and_sheets_as_python(record_property):
     records = [random_game(random.Random(GAMES_SEED + index)) for index in range(GAME_COUNT)]
     js, python, js_plain = run_both(records, sheet=True, plain=True)

@@ -202,7 +202,7 @@ def test_the_demo_rates_the_players_with_enough_games(client, demo):
     newcomer = PlayerRating.objects.filter(games=1).first()
     assert newcomer is not None
     page = client.get(reverse("public:profile", args=[newcomer.player_id])).content.decode()
-    assert "Provisional: 1 rated game." in page
+    assert "Not settled yet: 1 rated game." in page
     assert 'class="rating-chart"' not in page
 
 

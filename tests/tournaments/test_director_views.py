@@ -373,7 +373,34 @@ def test_the_preview_lists_every_row_and_writes_nothing(director_client, tournam
     assert "<strong>2</strong> new · <strong>1</strong> known (1 already registered)" in html
     assert "empty name" in html
     assert "duplicate of row 2" in html
-    assert "Import: register 2 players, 2 of them new" in html
+    assert "Import: register 2 new players" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "button"),
+    [
+        ("en", "Import: register 3 players, 1 of them new"),
+        ("nl", "Importeren: 3 spelers inschrijven, waarvan 1 nieuw"),
+        # The plural follows the new players (it said "dont 1 nouveaux").
+        ("fr", "Importer\u00a0: inscrire 3 joueurs, dont 1 nouveau"),
+    ],
+)
+def test_the_import_button_counts_the_new_players_in_their_own_plural(
+    director_client, tournament, language, button
+):
+    # Bart and Chloé are known from another tournament: registered here, not created again.
+    elsewhere = make_tournament(slug="elsewhere")
+    register(elsewhere, "Bart Claes", club="YC Gent")
+    register(elsewhere, "Chloé Dubois", club="Yaniv Liège", member_number="77")
+    content = "naam;club;lidnummer\r\nAnn Peeters;YC Gent;1024\r\nBart Claes;YC Gent;\r\n"
+    content += "Chloé Dubois;Yaniv Liège;77\r\n"
+    response = upload(
+        director_client,
+        tournament,
+        content.encode(),
+        headers={"Accept-Language": language},
+    )
+    assert f"{button}</button>" in response.content.decode()
 
 
 def test_confirming_imports_every_valid_row_in_one_go(director_client, tournament):

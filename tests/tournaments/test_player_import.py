@@ -73,7 +73,7 @@ def test_a_windows_1252_file_is_read_with_a_notice():
     assert parsed.ok
     assert (parsed.rows[0].name, parsed.rows[0].club) == ("Chloé Dubois", "Liège")
     assert parsed.notices == (
-        "The file is not UTF-8: it was read as Windows-1252 (Excel's 'CSV'). Check the "
+        "The file is not UTF-8: it was read as Windows-1252 (Excel's “CSV”). Check the "
         "accents in the names below.",
     )
 

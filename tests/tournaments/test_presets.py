@@ -246,7 +246,7 @@ def test_the_json_export_carries_the_preset_and_its_options(israeli_game, tmp_pa
 def test_a_tournaments_rules_page_tells_its_rules_in_words(client):
     make_tournament(slug="il", preset="israeli")
     html = client.get(reverse("public:tournament_rules", args=["il"])).content.decode()
-    assert "Scoring rules (Israeli (pagat.com))" in html
+    assert "Scoring rules: Israeli (pagat.com)" in html
     assert "the caller scores their hand <b>+30</b>" in html
     assert "<b>100 → 50 or 200 → 100</b>" in html
     assert "<b>Out</b> after the round in which a player is <b>above 200</b>" in html

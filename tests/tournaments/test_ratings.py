@@ -405,13 +405,13 @@ def test_a_player_is_provisional_until_the_minimum_of_games(
         play(tournament, referee, {ann: 0, bart: 4})
         play(tournament, referee, {chris: 0, ann: 4})
     html = player_page(client, tournament, ann).content.decode()
-    assert "Provisional: 2 rated games. A rating shows after 3 games." in html
+    assert "Not settled yet: 2 rated games. A rating shows after 3 games." in html
     assert "<svg" not in html
     with after_commit():
         play(tournament, referee, {ann: 0, dirk: 4})
     html = player_page(client, tournament, ann).content.decode()
     rating = PlayerRating.objects.get(player=ann)
-    assert "Provisional" not in html
+    assert "Not settled yet" not in html
     assert f"Rating {rating.rating:.1f}" in html
     assert f"skill μ {rating.mu:.1f}, uncertainty σ {rating.sigma:.1f} · 3 rated games" in html
     assert 'class="rating-chart"' in html

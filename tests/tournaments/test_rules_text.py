@@ -36,8 +36,8 @@ def test_a_limit_that_only_warns_is_not_a_false_yaniv():
 def test_reducing_again_after_a_round_without_points_is_said():
     text = words(rules.BELGIAN.with_options({"reduction_needs_points": False}))
     assert "stays on 50 after a round without points is reduced again" in text
-    assert "A reduction needs an arrival" not in text
-    assert "A reduction needs an arrival" in words(rules.BELGIAN)
+    assert "Only arriving on 50 is reduced" not in text
+    assert "Only arriving on 50 is reduced: a player who stays there" in words(rules.BELGIAN)
 
 
 @pytest.mark.parametrize("every", [10, 50])

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import datetime
 from decimal import Decimal
 from fractions import Fraction
 
 from django import template
-from django.utils import formats
+from django.utils import formats, timezone
 
 from scoring.errors import GameWarning
 from tournaments import texts
@@ -27,6 +28,16 @@ def points_count(value: Fraction | int) -> int:
     2 points), halves as plural (1.5 points)."""
     value = Fraction(value)
     return value.numerator if value.denominator == 1 else 2
+
+
+@register.filter
+def datetime_attribute(moment: datetime.datetime | None) -> str:
+    """A moment for `<time datetime>`: ISO 8601 to the second, in the site's time zone
+    ("2026-11-21T14:32:05+01:00"). HTML allows at most three digits of a second's fraction;
+    Django's "c" format writes six."""
+    if moment is None:
+        return ""
+    return timezone.localtime(moment).replace(microsecond=0).isoformat()
 
 
 @register.filter
