@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -500,7 +500,11 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
     players_by_number: dict[tuple[int | None, str], Player] = {}
     players_by_name: dict[tuple[int | None, str], list[Player]] = {}
     if club_ids or "" in wanted:
-        for player in Player.objects.filter(in_clubs).select_related("club").order_by("pk"):
+        # A look-alike is named to the director: only players they may see (`shown`, issue 22).
+        players = Player.objects.filter(in_clubs).annotate(
+            shown=Exists(access.visible_players(by).filter(pk=OuterRef("pk")))
+        )
+        for player in players.select_related("club").order_by("pk"):
             if player.member_number:
                 players_by_number[(player.club_id, player.member_number)] = player
             players_by_name.setdefault((player.club_id, fold(player.name)), []).append(player)
@@ -511,8 +515,6 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
         for player in namesakes:
             alike.setdefault(club_id, names.NameIndex()).add(player.pk, player.name)
     by_pk = {player.pk: player for group in players_by_name.values() for player in group}
-    # A look-alike is named to the director: only players they may see (issue 22, finding 4).
-    shown = set(access.visible_players(by).filter(pk__in=by_pk).values_list("pk", flat=True))
 
     lines: list[Line] = []
     matched: dict[int, Row] = {}  # player pk → the row that matched them
@@ -534,8 +536,10 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
             line.look_alikes = [
                 by_pk[pk]  # type: ignore[index]
                 for pk, _ in (index.alike(row.name) if index else [])
+                # Only a player the director may see is named (issue 22, finding 4).
+                if by_pk[pk].shown  # type: ignore[index]
                 # A member number each, and not the same: two people.
-                if pk in shown and not (row.member_number and by_pk[pk].member_number)  # type: ignore[index]
+                and not (row.member_number and by_pk[pk].member_number)  # type: ignore[index]
             ]
         known = line.player
         if known is not None:

@@ -43,8 +43,11 @@ def test_names_alike_and_how(first, second, how):
 
 @pytest.fixture
 def helene(tournament) -> Player:
+    """A player the club's last (public) tournament knows: a director may see her."""
     club = Club.objects.create(name="YC Gent")
-    return Player.objects.create(name="Hélène Declercq", club=club)
+    helene = Player.objects.create(name="Hélène Declercq", club=club)
+    Registration.objects.create(tournament=make_tournament(club=club), player=helene)
+    return helene
 
 
 def add(client, tournament, **post: str):
@@ -104,7 +107,7 @@ def test_a_name_alike_in_another_club_or_with_another_member_number_is_not_asked
 def test_the_same_member_number_is_the_same_player_but_for_accents(tournament, helene):
     Player.objects.filter(pk=helene.pk).update(member_number="77")
     parsed = player_import.single_row("Helene Declercq", "YC Gent", "77")
-    line = player_import.classify(parsed, tournament).lines[0]
+    line = player_import.classify(parsed, tournament, by=tournament.directors.first()).lines[0]
     assert (line.status, line.player) == (player_import.Status.KNOWN, helene)
 
 
@@ -112,7 +115,7 @@ def test_the_import_preview_names_the_look_alikes(tournament, helene):
     parsed = player_import.parse_players_csv(
         "Naam;Club\nHelene Declercq;YC Gent\nDeclercq Hélène;YC Gent\n".encode()
     )
-    lines = player_import.classify(parsed, tournament).lines
+    lines = player_import.classify(parsed, tournament, by=tournament.directors.first()).lines
     assert [line.look_alikes for line in lines[:1]] == [[helene]]
     assert "the club has Hélène Declercq: the same person?" in lines[0].note
 
@@ -155,3 +158,15 @@ def test_a_member_number_told_apart_is_still_a_possible_duplicate(db):
     (group,) = Player.suspected_duplicates()
     assert group.players[0] == kept and group.likeness is None
     assert group.why == "a member number held by two players"
+
+
+def test_a_look_alike_known_only_to_another_directors_private_tournament_is_not_named(
+    tournament, helene
+):
+    Registration.objects.filter(player=helene).delete()
+    Registration.objects.create(
+        tournament=make_tournament(is_public=False, club=helene.club), player=helene
+    )
+    parsed = player_import.single_row("Helene Declercq", "YC Gent", "")
+    line = player_import.classify(parsed, tournament, by=tournament.directors.first()).lines[0]
+    assert line.look_alikes == []
