@@ -10,3 +10,19 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 player_merged = Signal()
+
+# What players hear about (the notifications app listens; each is sent inside the change's
+# transaction, so a receiver's `on_commit` runs only if it commits):
+# - `seating_changed(sender=Session, session)`: a session's draw seated, redrawn or adjusted;
+# - `game_finished(sender=Game, game)`, `sheet_signed_off(sender=Game, game)` (after the
+#   change: `game` is the locked copy with the new state);
+# - `round_corrected(sender=Game, game, number, before, after)`: the round's entries
+#   (`scoring.rules.Round`) before and after;
+# - `dispute_answered(sender=Dispute, dispute)`: resolved or dismissed;
+# - `hall_message_changed(sender=HallScreen, screen)`: a screen's message set or changed.
+seating_changed = Signal()
+game_finished = Signal()
+sheet_signed_off = Signal()
+round_corrected = Signal()
+dispute_answered = Signal()
+hall_message_changed = Signal()
