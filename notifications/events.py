@@ -94,11 +94,11 @@ def game_over(game_id: int) -> Event | None:
     seats = list(game.table.seats.all())
     drafts = []
     for seat in seats:
-        numbers = {"place": seat.rank, "players": len(seats), "total": seat.total}
+        numbers = {"rank": seat.rank, "players": len(seats), "total": seat.total}
 
         def words(numbers: dict[str, int | None] = numbers) -> tuple[str, str]:
             return _table_title(session, game.table.number), gettext(
-                "Game over: place %(place)s of %(players)s, with %(total)s points."
+                "Game over: rank %(rank)s of %(players)s, with %(total)s points."
             ) % numbers
 
         drafts.append(
