@@ -192,14 +192,14 @@ def dispute_answered(dispute_id: int) -> Event | None:
     return Event(f"dispute:{dispute.pk}", tournament, drafts)
 
 
-def hall_message(screen_id: int) -> Event | None:
-    """The director's message on a hall screen, to the phones opted in to announcements;
-    the same words on two screens are one message."""
+def hall_message(screen_id: int, message: str) -> Event | None:
+    """The director's message as a hall screen showed it, to the phones opted in to
+    announcements; the same words on two screens are one message."""
     screen = HallScreen.objects.select_related("tournament").filter(pk=screen_id).first()
-    if screen is None or not screen.message.strip():
+    message = message.strip()
+    if screen is None or not message:
         return None
     tournament = screen.tournament
-    message = screen.message.strip()
     digest = hashlib.sha256(message.encode()).hexdigest()[:16]
     url = (
         reverse("public:tournament", args=[tournament.slug])

@@ -52,4 +52,4 @@ def dispute_answered(sender: Any, dispute: Any, **kwargs: Any) -> None:
 
 @receiver(signals.hall_message_changed)
 def hall_message_changed(sender: Any, screen: Any, **kwargs: Any) -> None:
-    _tell_on_commit("hall_message", screen.pk)
+    _tell_on_commit("hall_message", screen.pk, screen.message)
