@@ -125,7 +125,9 @@ def test_a_subscription_past_its_end_is_deleted_and_told_nothing(
     assert push_service.texts(phone) == []
 
 
-def test_a_subscription_ends_days_after_the_tournaments_last_day(hall, vapid, push_service, settings):
+def test_a_subscription_ends_days_after_the_tournaments_last_day(
+    hall, vapid, push_service, settings
+):
     settings.NOTIFICATIONS_DAYS_AFTER = 3
     hall.ends_on = datetime.date(2026, 12, 2)
     hall.save()
@@ -135,7 +137,9 @@ def test_a_subscription_ends_days_after_the_tournaments_last_day(hall, vapid, pu
     assert (expires.date(), expires.hour, expires.minute) == (datetime.date(2026, 12, 6), 0, 0)
 
 
-def test_without_vapid_keys_no_event_queues_a_task(hall, push_service, django_capture_on_commit_callbacks):
+def test_without_vapid_keys_no_event_queues_a_task(
+    hall, push_service, django_capture_on_commit_callbacks
+):
     give_phone(push_service, hall, player(hall, "Ann"))
     with django_capture_on_commit_callbacks(execute=True):
         hall.open_session("random", seed=3)
