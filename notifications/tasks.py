@@ -79,11 +79,14 @@ def write_messages(event: Event) -> int:
         by_player.setdefault(draft.player_id, []).append(draft)
     players = [player for player in by_player if player is not None]
     subscriptions = list(
-        Subscription.objects.filter(tournament=event.tournament, expires__gt=now).filter(
+        Subscription.objects.filter(tournament=event.tournament, expires__gt=now)
+        .filter(
             Q(player_id__in=players) | Q(player__isnull=True)
             if None in by_player
             else Q(player_id__in=players)
         )
+        # The first subscribed first, when a bound cuts the list.
+        .order_by("pk")
     )
     if not subscriptions:
         return 0
