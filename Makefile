@@ -20,6 +20,9 @@ install: $(VENV)/.installed
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
+	# The background tasks' worker (notifications) beside the web server; it stops with it.
+	$(BIN)/python manage.py tasks_worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST)
 
 test: install

@@ -85,7 +85,9 @@ def build(slug: str, count: int, service: loopback.PushService | None) -> Tourna
             Registration(tournament=tournament, player=player, checked_in=True)
             for player in players
         )
-        for player in players if service else []:
+        for player in players:
+            if service is None:
+                break
             phone = service.phone()
             subscribe(
                 endpoint=phone.endpoint,
@@ -149,7 +151,7 @@ def _table(tournament: Tournament) -> Table:
         session = tournament.open_session("random", seed=2026)
     if session.status == Session.Status.PLANNED:
         session.start(confirmed=True)
-    return session.tables.order_by("number").first()
+    return session.tables.order_by("number")[0]
 
 
 def _round(table: Table) -> rules.Round:
