@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime
 import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import requests
 from django.conf import settings
@@ -38,6 +40,8 @@ FIRST_RETRY = datetime.timedelta(seconds=30)
 KEPT = datetime.timedelta(days=1)
 HOUR = datetime.timedelta(hours=1)
 STOP_SALT = "notifications.stop"
+# `_post`'s answer for a subscription past its end: deleted, nothing posted.
+EXPIRED = -1
 
 
 def stop_token(subscription: Subscription) -> str:
@@ -155,18 +159,33 @@ def _claimable(task_id: str, now: datetime.datetime) -> Q:
 
 
 def send_messages(event: str, task_id: str) -> None:
-    """Send the event's waiting messages that are due; what is left goes to a later task."""
+    """Send the event's waiting messages that are due; what is left goes to a later task.
+
+    Claimed a batch at a time (one statement), posted NOTIFICATIONS_CONCURRENCY at once (a
+    push service answers in tens of milliseconds: 200 phones one after the other would take
+    seconds), each marked sent as its answer comes: the database is written from this thread
+    only."""
     waiting = Message.objects.filter(event=event, status=Message.Status.PENDING)
-    with requests.Session() as session:
-        for pk in list(waiting.values_list("pk", flat=True)):
+    tried: set[int] = set()
+    with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
+        while True:
             now = timezone.now()
-            claimed = waiting.filter(
-                _claimable(task_id, now), pk=pk, next_attempt_at__lte=now
-            ).update(claimed_by=task_id, claimed_at=now)
-            if claimed:
-                message = Message.objects.select_related("subscription").filter(pk=pk).first()
-                if message is not None:
-                    _send(message, session)
+            due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
+                pk__in=tried
+            )
+            batch = list(
+                due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY * 4]
+            )
+            if not batch:
+                break
+            tried.update(batch)
+            due.filter(pk__in=batch).update(claimed_by=task_id, claimed_at=now)
+            messages = waiting.filter(pk__in=batch, claimed_by=task_id).select_related(
+                "subscription"
+            )
+            posts = {pool.submit(_post, message): message for message in messages}
+            for done in as_completed(posts):
+                _record(posts[done], done.result())
     later = [
         max(
             message.next_attempt_at,
@@ -180,12 +199,17 @@ def send_messages(event: str, task_id: str) -> None:
         send_again.using(run_after=min(later)).enqueue(event)
 
 
-def _send(message: Message, session: requests.Session) -> None:
+_sessions = threading.local()
+
+
+def _post(message: Message) -> int | None:
+    """Post one message (in a thread of the pool: no database here); its push service's
+    answer, None for a network failure, "gone" (None) subscription past its end."""
     subscription = message.subscription
-    now = timezone.now()
-    if subscription.expires <= now:
-        subscription.delete()
-        return
+    if subscription.expires <= timezone.now():
+        return EXPIRED
+    if not hasattr(_sessions, "session"):
+        _sessions.session = requests.Session()
     with translation.override(subscription.language):
         data = push.payload(
             message.title,
@@ -196,26 +220,32 @@ def _send(message: Message, session: requests.Session) -> None:
             gettext("Stop these"),
         )
     try:
-        status = push.post(subscription.info, data, message.key, session)
+        return push.post(subscription.info, data, message.key, _sessions.session)
     except requests.RequestException as error:
         logger.info("notifications: %s not sent: %s", message.key, error)
-        status = None
+        return None
     except (ValueError, TypeError) as error:
         # Keys the encryption refuses: this phone can never be reached.
         logger.warning("notifications: %s not encrypted: %s", message.key, error)
-        status = 400
+        return 400
+
+
+def _record(message: Message, status: int | None) -> None:
+    """What the push service's answer means for the message and its subscription."""
+    subscription = message.subscription
     mine = Message.objects.filter(pk=message.pk)
     if status is not None and 200 <= status < 300:
         mine.update(
             status=Message.Status.SENT, sent_at=timezone.now(), attempts=message.attempts + 1
         )
-    elif status in (404, 410):
-        # The push service forgot the phone (unsubscribed, app data cleared): so do we.
+    elif status in (404, 410, EXPIRED):
+        # The push service forgot the phone (unsubscribed, app data cleared), or the
+        # subscription ended: so do we.
         subscription.delete()
     elif (status is None or status == 429 or status >= 500) and message.attempts + 1 < RETRIES:
         mine.update(
             attempts=message.attempts + 1,
-            next_attempt_at=now + FIRST_RETRY * 2**message.attempts,
+            next_attempt_at=timezone.now() + FIRST_RETRY * 2**message.attempts,
             claimed_by="",
             claimed_at=None,
         )

@@ -198,6 +198,8 @@ NOTIFICATIONS_PER_TOURNAMENT = int(os.environ.get("NOTIFICATIONS_PER_TOURNAMENT"
 # this long is another task's to send.
 NOTIFICATIONS_TIMEOUT = int(os.environ.get("NOTIFICATIONS_TIMEOUT", "10"))
 NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", "120"))
+# Messages a worker posts at once (to push services answering in tens of milliseconds).
+NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
 # Push services are reached over https only; a test's push service on loopback speaks http.
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
 

@@ -63,7 +63,7 @@ def test_a_worker_killed_mid_send_loses_nothing_and_no_phone_shows_a_message_twi
 ):
     phones = [give_phone(push_service, hall, None) for _ in range(PHONES)]
     # A push service slow to answer: the worker is killed while a post is on its way.
-    push_service.delay = 0.03
+    push_service.delay = 0.2
     # A real commit (no test transaction here): the task is queued as on the site.
     HallScreen.default(hall).set_up(message="Final at 17:00 at table 1")
     log = tmp_path / "worker.log"
@@ -85,10 +85,10 @@ def test_a_worker_killed_mid_send_loses_nothing_and_no_phone_shows_a_message_twi
     by_phone = Counter(received.token for received in push_service.received)
     assert set(by_phone) == {phone.token for phone in phones}
     assert Message.objects.filter(status="sent").count() == PHONES
-    # At most the one post in flight at the kill went again, with the same Topic (the push
+    # At most the posts in flight at the kill went again, with the same Topic (the push
     # service keeps one) and the same notification tag (the phone shows one).
     twice = [token for token, count in by_phone.items() if count > 1]
-    assert len(twice) <= 1 and max(by_phone.values()) <= 2
+    assert len(twice) <= settings.NOTIFICATIONS_CONCURRENCY and max(by_phone.values()) <= 2
     for token in twice:
         copies = [r for r in push_service.received if r.token == token]
         assert len({(r.topic, r.message["tag"], r.message["body"]) for r in copies}) == 1
