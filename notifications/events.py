@@ -25,6 +25,8 @@ class Draft:
     # Called with the phone's language active: (title, body).
     words: Callable[[], tuple[str, str]]
     url: str
+    # A referee's account instead of a player (then `player_id` is None).
+    referee_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,38 @@ def hall_message(screen_id: int, message: str) -> Event | None:
     return Event(f"hall:{tournament.pk}:{digest}", tournament, [draft])
 
 
+def dispute_raised(dispute_id: int) -> Event | None:
+    """ "Something's wrong?" at a table: its referee's phones hear it."""
+    dispute = (
+        Dispute.objects.select_related("game__table__session__tournament")
+        .filter(pk=dispute_id)
+        .first()
+    )
+    if dispute is None or dispute.game.table.referee_id is None:
+        return None
+    table = dispute.game.table
+
+    def words() -> tuple[str, str]:
+        text = (
+            gettext("A dispute about round %(round)s: %(text)s")
+            % {"round": dispute.round_number, "text": dispute.text}
+            if dispute.round_number
+            else gettext("A dispute about the whole sheet: %(text)s") % {"text": dispute.text}
+        )
+        return _table_title(table.session, table.number), text
+
+    draft = Draft(
+        None,
+        f"raised:{dispute.pk}",
+        words,
+        reverse("tables:detail", args=[table.pk]),
+        referee_id=table.referee_id,
+    )
+    return Event(f"raised:{dispute.pk}", table.session.tournament, [draft])
+
+
 EVENTS: dict[str, Callable[..., Event | None]] = {
+    "dispute_raised": dispute_raised,
     "draw": draw,
     "game_over": game_over,
     "signed_off": signed_off,

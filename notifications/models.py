@@ -2,8 +2,9 @@
 
 A subscription keeps what the push service needs (the endpoint and the phone's keys) and what
 the site needs to choose and word the messages (player, tournament, language), no more: no
-account, no address, no name of the phone. `player` empty: the tournament's announcements
-(the director's hall message). It ends by itself `expires` (N days after the tournament) and
+address, no name of the phone. `player` empty: the tournament's announcements (the director's
+hall message); `referee` (instead of a player): a referee's account, told of disputes at their
+tables. It ends by itself `expires` (N days after the tournament) and
 is deleted when the push service says the endpoint is gone (404/410) or the phone says
 "Stop these".
 """
@@ -11,6 +12,7 @@ is deleted when the push service says the endpoint is gone (404/410) or the phon
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -39,6 +41,13 @@ class Subscription(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     language = models.CharField(max_length=8, choices=settings.LANGUAGES)
     created = models.DateTimeField(default=timezone.now)
@@ -54,9 +63,18 @@ class Subscription(models.Model):
                 name="one_subscription_per_phone_and_player",
             ),
             models.UniqueConstraint(
+                fields=["endpoint", "tournament", "referee"],
+                condition=Q(referee__isnull=False),
+                name="one_subscription_per_phone_and_referee",
+            ),
+            models.UniqueConstraint(
                 fields=["endpoint", "tournament"],
-                condition=Q(player__isnull=True),
+                condition=Q(player__isnull=True, referee__isnull=True),
                 name="one_announcement_subscription_per_phone",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(referee__isnull=True),
+                name="a_subscription_follows_a_player_or_a_referee",
             ),
         ]
 
@@ -121,14 +139,16 @@ def subscribe(
     tournament: Tournament,
     player: Player | None,
     language: str,
+    referee: Any = None,
 ) -> Subscription:
-    """This phone hears about `player` (None: the announcements) in `tournament`; subscribing
-    again renews the keys, the language and the expiry."""
+    """This phone hears about `player` (None: the announcements; or `referee`'s tables) in
+    `tournament`; subscribing again renews the keys, the language and the expiry."""
     with transaction.atomic():
         subscription, _ = Subscription.objects.update_or_create(
             endpoint=endpoint,
             tournament=tournament,
             player=player,
+            referee=referee,
             defaults={
                 "p256dh": p256dh,
                 "auth": auth,

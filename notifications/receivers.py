@@ -45,6 +45,11 @@ def round_corrected(
     _tell_on_commit("corrected", game.pk, number, game.version, changes)
 
 
+@receiver(signals.dispute_raised)
+def dispute_raised(sender: Any, dispute: Any, **kwargs: Any) -> None:
+    _tell_on_commit("dispute_raised", dispute.pk)
+
+
 @receiver(signals.dispute_answered)
 def dispute_answered(sender: Any, dispute: Any, **kwargs: Any) -> None:
     _tell_on_commit("dispute_answered", dispute.pk)

@@ -78,17 +78,20 @@ def write_messages(event: Event) -> int:
     now = timezone.now()
     Subscription.objects.filter(expires__lte=now).delete()
     Message.objects.filter(created__lt=now - KEPT).exclude(status=Message.Status.PENDING).delete()
-    by_player: dict[int | None, list] = {}
+    # Who each draft is for: a player, a referee's account, or the announcements.
+    by_audience: dict[tuple[str, int | None], list] = {}
     for draft in event.drafts:
-        by_player.setdefault(draft.player_id, []).append(draft)
-    players = [player for player in by_player if player is not None]
-    subscriptions = list(
-        Subscription.objects.filter(tournament=event.tournament, expires__gt=now)
-        .filter(
-            Q(player_id__in=players) | Q(player__isnull=True)
-            if None in by_player
-            else Q(player_id__in=players)
+        audience = (
+            ("referee", draft.referee_id) if draft.referee_id else ("player", draft.player_id)
         )
+        by_audience.setdefault(audience, []).append(draft)
+    players = [who for kind, who in by_audience if kind == "player" and who is not None]
+    referees = [who for kind, who in by_audience if kind == "referee"]
+    audiences = Q(player_id__in=players) | Q(referee_id__in=referees)
+    if ("player", None) in by_audience:
+        audiences |= Q(player__isnull=True, referee__isnull=True)
+    subscriptions = list(
+        Subscription.objects.filter(audiences, tournament=event.tournament, expires__gt=now)
         # The first subscribed first, when a bound cuts the list.
         .order_by("pk")
     )
@@ -112,7 +115,12 @@ def write_messages(event: Event) -> int:
     )
     messages, replaced, bounded = [], [], 0
     for subscription in subscriptions:
-        for draft in by_player.get(subscription.player_id, []):
+        audience = (
+            ("referee", subscription.referee_id)
+            if subscription.referee_id
+            else ("player", subscription.player_id)
+        )
+        for draft in by_audience.get(audience, []):
             if (subscription.pk, draft.key) in told:
                 continue
             if event.replaces:

@@ -19,5 +19,7 @@ urlpatterns = [
         views.unsubscribe_seat,
         name="unsubscribe_seat",
     ),
+    path("tables/<int:table_id>/", views.subscribe_referee, name="subscribe_referee"),
+    path("tables/<int:table_id>/stop/", views.unsubscribe_referee, name="unsubscribe_referee"),
     path("stop/<str:token>/", views.stop, name="stop"),
 ]

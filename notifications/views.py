@@ -4,6 +4,7 @@ or per seat from a table code's page), and stops from the page or from any messa
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -62,6 +63,45 @@ def subscribe_seat(request: HttpRequest, code: str, position: int) -> HttpRespon
     return _subscribe(request, table.session.tournament, seat.player)
 
 
+@require_POST
+def subscribe_referee(request: HttpRequest, table_id: int) -> HttpResponse:
+    """From a referee's own table page: disputes at their tables of this tournament reach
+    this phone. Only the table's referee (403 for who may only follow it, 404 for others)."""
+    table = access.get_table_for_referee(request, table_id)
+    if table.referee_id != request.user.pk:
+        raise PermissionDenied(gettext("Only the table's referee is told of its disputes."))
+    if not push.enabled():
+        raise Http404("This site sends no notifications.")
+    form = SubscriptionForm(request.POST)
+    if not form.is_valid():
+        return JsonResponse({"errors": form.errors}, status=400)
+    keys = {name: form.cleaned_data[name] for name in ("endpoint", "p256dh", "auth")}
+    subscribe(
+        **keys,
+        tournament=table.session.tournament,
+        player=None,
+        referee=request.user,
+        language=_language(request),
+    )
+    return JsonResponse(
+        {"subscribed": True, "message": gettext("This phone will be notified.")}, status=201
+    )
+
+
+@require_POST
+def unsubscribe_referee(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = access.get_table_for_referee(request, table_id)
+    form = EndpointForm(request.POST)
+    if not form.is_valid():
+        return JsonResponse({"errors": form.errors}, status=400)
+    Subscription.objects.filter(
+        endpoint=form.cleaned_data["endpoint"],
+        tournament=table.session.tournament,
+        referee=request.user.pk,
+    ).delete()
+    return JsonResponse({"subscribed": False, "message": gettext("Notifications stopped.")})
+
+
 def _unsubscribe(request: HttpRequest, tournament: Tournament, player: Player) -> HttpResponse:
     """ "Stop" on the page: this phone's subscriptions to the player and to the tournament's
     announcements end. The endpoint, secret to the phone, is the proof."""
@@ -69,7 +109,7 @@ def _unsubscribe(request: HttpRequest, tournament: Tournament, player: Player) -
     if not form.is_valid():
         return JsonResponse({"errors": form.errors}, status=400)
     Subscription.objects.filter(
-        Q(player=player) | Q(player__isnull=True),
+        Q(player=player) | Q(player__isnull=True, referee__isnull=True),
         endpoint=form.cleaned_data["endpoint"],
         tournament=tournament,
     ).delete()

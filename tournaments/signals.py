@@ -18,11 +18,13 @@ player_merged = Signal()
 #   change: `game` is the locked copy with the new state);
 # - `round_corrected(sender=Game, game, number, before, after)`: the round's entries
 #   (`scoring.rules.Round`) before and after;
-# - `dispute_answered(sender=Dispute, dispute)`: resolved or dismissed;
+# - `dispute_raised(sender=Dispute, dispute)`, `dispute_answered(sender=Dispute, dispute)`:
+#   "Something's wrong?" at a table, and its answer (resolved or dismissed);
 # - `hall_message_changed(sender=HallScreen, screen)`: a screen's message set or changed.
 seating_changed = Signal()
 game_finished = Signal()
 sheet_signed_off = Signal()
 round_corrected = Signal()
+dispute_raised = Signal()
 dispute_answered = Signal()
 hall_message_changed = Signal()

@@ -37,6 +37,11 @@ def push_seats(table: Any, code: str) -> dict[str, Any]:
     }
 
 
+@register.inclusion_tag("notifications/_referee.html")
+def push_referee(table: Any) -> dict[str, Any]:
+    return {"enabled": push.enabled(), "key": settings.VAPID_PUBLIC_KEY, "table": table}
+
+
 @register.simple_tag
 def phones_subscribed(tournament: Any) -> str:
     """How many phones follow the tournament; never which."""

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from notifications.models import Message
+from notifications.models import Message, Subscription
 from tests.factories import make_table, record
 from tests.notifications.conftest import give_phone, player, run_tasks
 from tournaments.models import HallScreen, Seat, Session
@@ -197,3 +197,26 @@ def test_a_change_rolled_back_tells_nobody(hall, vapid, push_service):
     hall.open_session("random", seed=7)
     assert run_tasks() == 0
     assert Message.objects.count() == 0
+
+
+def test_a_dispute_raised_at_a_table_reaches_its_referees_phone_only(
+    played, tournament, referee, push_service, django_capture_on_commit_callbacks
+):
+    table, phones = played
+    from tests.factories import make_user
+
+    other_referee = make_user("other-ref")
+    mine = give_phone(push_service, tournament, None)
+    Subscription.objects.filter(endpoint=mine.endpoint).update(referee=referee)
+    theirs = give_phone(push_service, tournament, None)
+    Subscription.objects.filter(endpoint=theirs.endpoint).update(referee=other_referee)
+    record(table.game, referee, ROUNDS[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        table.game.raise_dispute(1, "Dirk had 25", by=None)
+    run_tasks()
+
+    assert push_service.texts(mine) == ["A dispute about round 1: Dirk had 25"]
+    (received,) = [r for r in push_service.received if r.token == mine.token]
+    assert received.message["url"] == f"/tables/{table.pk}/"
+    assert push_service.texts(theirs) == []
+    assert push_service.texts(phones["Ann"]) == []

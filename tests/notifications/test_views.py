@@ -251,3 +251,32 @@ def test_the_vapid_command_prints_a_working_key_pair_as_environment_lines():
         {"sub": "mailto:a@example.org", "aud": "https://push.example.org"}
     )
     assert lines["VAPID_PUBLIC_KEY"] in signed["Authorization"]
+
+
+def test_a_referee_subscribes_from_their_table_page_to_its_disputes(
+    referee_client, referee, table, vapid, push_service
+):
+    page = referee_client.get(reverse("tables:detail", args=[table.pk])).content.decode()
+    assert "Notify me on this phone of disputes" in page
+    phone = push_service.phone()
+    url = reverse("notifications:subscribe_referee", args=[table.pk])
+
+    assert referee_client.post(url, phone.keys).status_code == 201
+    subscription = Subscription.objects.get()
+    assert (subscription.referee, subscription.player) == (referee, None)
+    stop = reverse("notifications:unsubscribe_referee", args=[table.pk])
+    assert referee_client.post(stop, {"endpoint": phone.endpoint}).status_code == 200
+    assert Subscription.objects.count() == 0
+
+
+def test_only_the_tables_referee_subscribes_to_its_disputes(
+    client, director_client, table, vapid, push_service
+):
+    url = reverse("notifications:subscribe_referee", args=[table.pk])
+    # The director may record at the table, but is not its referee.
+    assert director_client.post(url, push_service.phone().keys).status_code == 403
+    stranger = Client()
+    stranger.force_login(make_user("stranger"))
+    assert stranger.post(url, push_service.phone().keys).status_code in (403, 404)
+    assert client.post(url, push_service.phone().keys).status_code in (302, 403, 404)
+    assert Subscription.objects.count() == 0

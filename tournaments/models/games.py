@@ -849,6 +849,7 @@ class Game(models.Model):
             game.version += 1
             game.save(update_fields=["version"])
             game._log(GameChange.Action.DISPUTE, by, number, None, None, text)
+            signals.dispute_raised.send(sender=Dispute, dispute=dispute)
         self._take_state(game)
         return dispute
 
