@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from tournaments.models import Dispute, Game, HallScreen, Seat, Session, Tournament
+from tournaments.models import Dispute, Game, HallScreen, Seat, Session, Table, Tournament
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,36 @@ def dispute_raised(dispute_id: int) -> Event | None:
     return Event(f"raised:{dispute.pk}", table.session.tournament, [draft])
 
 
+LAST_MINUTES = 5
+
+
+def last_minutes(table_id: int, ends_at: str) -> Event | None:
+    """Five minutes left at a table, for its referee: only while the clock still ends at the
+    moment the task was planned for (a pause or an extension since plans another)."""
+    table = Table.objects.select_related("session__tournament").filter(pk=table_id).first()
+    if table is None or table.referee_id is None:
+        return None
+    state = table.session.clock(table)
+    if state.ends_at is None or state.ends_at.isoformat() != ends_at or state.over:
+        return None
+
+    def words() -> tuple[str, str]:
+        return _table_title(table.session, table.number), gettext(
+            "%(minutes)s minutes left on the clock."
+        ) % {"minutes": LAST_MINUTES}
+
+    draft = Draft(
+        None,
+        f"clock:{table.pk}:{ends_at}",
+        words,
+        reverse("tables:detail", args=[table.pk]),
+        referee_id=table.referee_id,
+    )
+    return Event(f"clock:{table.pk}:{ends_at}", table.session.tournament, [draft])
+
+
 EVENTS: dict[str, Callable[..., Event | None]] = {
+    "last_minutes": last_minutes,
     "dispute_raised": dispute_raised,
     "draw": draw,
     "game_over": game_over,

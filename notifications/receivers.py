@@ -9,7 +9,7 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from notifications import push
-from notifications.tasks import tell
+from notifications.tasks import plan_last_minutes, tell
 from tournaments import signals
 
 
@@ -53,6 +53,13 @@ def dispute_raised(sender: Any, dispute: Any, **kwargs: Any) -> None:
 @receiver(signals.dispute_answered)
 def dispute_answered(sender: Any, dispute: Any, **kwargs: Any) -> None:
     _tell_on_commit("dispute_answered", dispute.pk)
+
+
+@receiver(signals.clock_changed)
+def clock_changed(sender: Any, session: Any, **kwargs: Any) -> None:
+    # The moments of "5 minutes left" moved: the task computes them anew.
+    if push.enabled():
+        transaction.on_commit(lambda: plan_last_minutes.enqueue(session.pk))
 
 
 @receiver(signals.hall_message_changed)

@@ -27,9 +27,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django_tasks import TaskContext, task
 
-from notifications import push
+from notifications import events, push
 from notifications.events import EVENTS, Event
 from notifications.models import Message, Subscription
+from tournaments.models import Session
 
 logger = logging.getLogger(__name__)
 
@@ -70,6 +71,32 @@ def tell(context: TaskContext, kind: str, *args: object) -> int:
 @task(takes_context=True)
 def send_again(context: TaskContext, event: str) -> None:
     send_messages(event, context.task_result.id)
+
+
+@task()
+def plan_last_minutes(session_id: int) -> int:
+    """After a change of the session clock: for each table whose referee has a phone
+    subscribed, a task at the moment 5 minutes are left (it checks the clock then); how many
+    were planned."""
+    session = Session.objects.select_related("tournament").filter(pk=session_id).first()
+    if session is None:
+        return 0
+    subscribed = set(
+        Subscription.objects.filter(
+            tournament=session.tournament_id, referee__isnull=False, expires__gt=timezone.now()
+        ).values_list("referee_id", flat=True)
+    )
+    planned = 0
+    for table in session.tables.filter(referee__in=subscribed):
+        state = session.clock(table)
+        if state.ends_at is None or state.over:
+            continue
+        moment = state.ends_at - datetime.timedelta(minutes=events.LAST_MINUTES)
+        tell.using(run_after=max(moment, timezone.now())).enqueue(
+            "last_minutes", table.pk, state.ends_at.isoformat()
+        )
+        planned += 1
+    return planned
 
 
 def write_messages(event: Event) -> int:

@@ -20,7 +20,9 @@ player_merged = Signal()
 #   (`scoring.rules.Round`) before and after;
 # - `dispute_raised(sender=Dispute, dispute)`, `dispute_answered(sender=Dispute, dispute)`:
 #   "Something's wrong?" at a table, and its answer (resolved or dismissed);
-# - `hall_message_changed(sender=HallScreen, screen)`: a screen's message set or changed.
+# - `hall_message_changed(sender=HallScreen, screen)`: a screen's message set or changed;
+# - `clock_changed(sender=Session, session)`: the session clock started, paused, resumed or
+#   extended (for every table or one).
 seating_changed = Signal()
 game_finished = Signal()
 sheet_signed_off = Signal()
@@ -28,3 +30,4 @@ round_corrected = Signal()
 dispute_raised = Signal()
 dispute_answered = Signal()
 hall_message_changed = Signal()
+clock_changed = Signal()

@@ -220,3 +220,62 @@ def test_a_dispute_raised_at_a_table_reaches_its_referees_phone_only(
     assert received.message["url"] == f"/tables/{table.pk}/"
     assert push_service.texts(theirs) == []
     assert push_service.texts(phones["Ann"]) == []
+
+
+def _referee_phone(service, tournament, referee):
+    phone = give_phone(service, tournament, None)
+    Subscription.objects.filter(endpoint=phone.endpoint).update(referee=referee)
+    return phone
+
+
+def _run_due_now() -> None:
+    """As if the planned moment had come: the deferred tasks are due."""
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
+    run_tasks()
+
+
+def test_a_referee_hears_when_five_minutes_are_left_on_their_tables_clock(
+    played, tournament, referee, director, push_service, django_capture_on_commit_callbacks
+):
+    table, phones = played
+    mine = _referee_phone(push_service, tournament, referee)
+    session = table.session
+    session.set_time_limit(20, by=director)
+    with django_capture_on_commit_callbacks(execute=True):
+        session.start_clock(by=director)
+    run_tasks()  # plans the moment: 15 minutes from now, not due yet
+    assert push_service.texts(mine) == []
+    from django_tasks_db.models import DBTaskResult
+
+    (planned,) = DBTaskResult.objects.filter(status="READY")
+    session.refresh_from_db()
+    ends_at = session.clock(table).ends_at
+    assert ends_at is not None
+    assert planned.run_after == ends_at - datetime.timedelta(minutes=5)
+
+    _run_due_now()
+    assert push_service.texts(mine) == ["5 minutes left on the clock."]
+    assert push_service.texts(phones["Ann"]) == []
+
+
+def test_an_extended_clock_tells_the_referee_at_its_new_moment_only(
+    played, tournament, referee, director, push_service, django_capture_on_commit_callbacks
+):
+    table, _ = played
+    mine = _referee_phone(push_service, tournament, referee)
+    session = table.session
+    session.set_time_limit(20, by=director)
+    with django_capture_on_commit_callbacks(execute=True):
+        session.start_clock(by=director)
+    run_tasks()
+    session.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        session.extend_clock(10, by=director)
+    run_tasks()  # plans the new moment; the first plan is now stale
+
+    _run_due_now()
+    assert push_service.texts(mine) == ["5 minutes left on the clock."]
+    assert len(push_service.received) == 1

@@ -1644,6 +1644,7 @@ class Session(models.Model):
         games: int | None = None,
         reason: str = "",
     ) -> SessionClockEvent:
+        signals.clock_changed.send(sender=Session, session=self)
         return SessionClockEvent.objects.create(
             session=self,
             table=table,
