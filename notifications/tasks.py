@@ -196,10 +196,11 @@ def _claimable(task_id: str, now: datetime.datetime) -> Q:
 def send_messages(event: str, task_id: str) -> None:
     """Send the event's waiting messages that are due; what is left goes to a later task.
 
-    Claimed a batch at a time (one statement), posted NOTIFICATIONS_CONCURRENCY at once (a
-    push service answers in tens of milliseconds: 200 phones one after the other would take
+    Claimed NOTIFICATIONS_CONCURRENCY at a time (one statement) and posted at once (a push
+    service answers in tens of milliseconds: 200 phones one after the other would take
     seconds), each marked sent as its answer comes: the database is written from this thread
-    only."""
+    only. A worker dying here leaves at most that many messages claimed and not marked: the
+    only ones that may go twice (with their Topic and tag: shown once)."""
     waiting = Message.objects.filter(event=event, status=Message.Status.PENDING)
     tried: set[int] = set()
     with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
@@ -208,9 +209,7 @@ def send_messages(event: str, task_id: str) -> None:
             due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
                 pk__in=tried
             )
-            batch = list(
-                due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY * 4]
-            )
+            batch = list(due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY])
             if not batch:
                 break
             tried.update(batch)
