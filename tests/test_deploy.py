@@ -81,7 +81,13 @@ def test_createdirector_refuses_a_weak_password(monkeypatch):
 def test_the_health_url_answers_ok_when_the_database_does(client):
     response = client.get(reverse("health"))
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        # No task waiting for a worker (tests/notifications/test_views.py: a late one).
+        "tasks": "ok",
+        "tasks_waiting_seconds": 0,
+    }
 
 
 @pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""The packages' dependencies point one way: scoring ← tournaments ← api ← yaniv_club."""
+"""The packages' dependencies point one way: scoring ← tournaments ← notifications, api ←
+yaniv_club."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("scoring", "tournaments", "api", "yaniv_club")
+PACKAGES = ("scoring", "tournaments", "notifications", "api", "yaniv_club")
 # What each package may import of the others.
 ALLOWED = {
     "scoring": set(),
@@ -16,7 +17,9 @@ ALLOWED = {
     # The public API reads the site's models and the engine's records; only the project's
     # URLs mount it.
     "api": {"scoring", "tournaments"},
-    "yaniv_club": {"scoring", "tournaments", "api"},
+    # Notifications listen to the tournaments' signals; tournaments never import them.
+    "notifications": {"scoring", "tournaments"},
+    "yaniv_club": {"scoring", "tournaments", "notifications", "api"},
 }
 
 

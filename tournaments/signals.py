@@ -10,3 +10,24 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 player_merged = Signal()
+
+# What players hear about (the notifications app listens; each is sent inside the change's
+# transaction, so a receiver's `on_commit` runs only if it commits):
+# - `seating_changed(sender=Session, session)`: a session's draw seated, redrawn or adjusted;
+# - `game_finished(sender=Game, game)`, `sheet_signed_off(sender=Game, game)` (after the
+#   change: `game` is the locked copy with the new state);
+# - `round_corrected(sender=Game, game, number, before, after)`: the round's entries
+#   (`scoring.rules.Round`) before and after;
+# - `dispute_raised(sender=Dispute, dispute)`, `dispute_answered(sender=Dispute, dispute)`:
+#   "Something's wrong?" at a table, and its answer (resolved or dismissed);
+# - `hall_message_changed(sender=HallScreen, screen)`: a screen's message set or changed;
+# - `clock_changed(sender=Session, session)`: the session clock started, paused, resumed or
+#   extended (for every table or one).
+seating_changed = Signal()
+game_finished = Signal()
+sheet_signed_off = Signal()
+round_corrected = Signal()
+dispute_raised = Signal()
+dispute_answered = Signal()
+hall_message_changed = Signal()
+clock_changed = Signal()

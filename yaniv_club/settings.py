@@ -56,7 +56,11 @@ INSTALLED_APPS = [
     # django-ninja: only so that the API's docs page (Swagger UI) is served from its static
     # files instead of a CDN, which the Content-Security-Policy would refuse.
     "ninja",
+    # Background tasks (Django 6's Tasks, backported) kept in the database: `tasks_worker`.
+    "django_tasks",
+    "django_tasks_db",
     "tournaments",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -175,6 +179,32 @@ else:
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
+
+# Background work (notifications) runs as tasks kept in the database: durable (a worker's death
+# loses nothing) and run by `manage.py tasks_worker` (README: "Background tasks").
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# /health/ says the tasks are late when the oldest task due waited this long (no worker?).
+TASKS_LATE_SECONDS = int(os.environ.get("TASKS_LATE_SECONDS", "120"))
+
+# Web push (notifications/): the site's VAPID key pair, made by `manage.py vapid_keys`; without
+# it the site offers no notifications. VAPID_SUBJECT: how a push service reaches the site's
+# operator (mailto: or https:).
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:webmaster@localhost")
+# A subscription ends by itself this many days after the tournament's last day.
+NOTIFICATIONS_DAYS_AFTER = int(os.environ.get("NOTIFICATIONS_DAYS_AFTER", "3"))
+# Bounds: messages one phone gets, and one tournament sends, in any hour (beyond: dropped).
+NOTIFICATIONS_PER_PHONE = int(os.environ.get("NOTIFICATIONS_PER_PHONE", "30"))
+NOTIFICATIONS_PER_TOURNAMENT = int(os.environ.get("NOTIFICATIONS_PER_TOURNAMENT", "5000"))
+# Seconds a push service has to answer; a message claimed by a task that went silent for
+# this long is another task's to send.
+NOTIFICATIONS_TIMEOUT = int(os.environ.get("NOTIFICATIONS_TIMEOUT", "10"))
+NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", "120"))
+# Messages a worker posts at once (to push services answering in tens of milliseconds).
+NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
+# Push services are reached over https only; a test's push service on loopback speaks http.
+NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
 
 _VALIDATORS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [

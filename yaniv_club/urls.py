@@ -82,6 +82,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("tables/", include(table_patterns)),
     path("c/", include(code_patterns)),
+    # Web push: opting in and out (the notifications app).
+    path("notifications/", include("notifications.urls")),
     path("manage/", include(manage_patterns)),
     # The public read API (api/), its OpenAPI description and docs page.
     path("api/v1/", api.urls),

@@ -89,3 +89,41 @@ self.addEventListener("message", (event) => {
     event.waitUntil(caches.delete(PAGES));
   }
 });
+
+// --- Notifications (the notifications app): show each push, open its page on a tap. -------
+{% load static %}
+// A message sent twice (its sender died mid-send) carries the same tag: the phone shows one.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = { title: "Yaniv Club", body: event.data ? event.data.text() : "" };
+  }
+  const stop = message.stop || {};
+  event.waitUntil(self.registration.showNotification(message.title || "Yaniv Club", {
+    body: message.body || "",
+    tag: message.tag,
+    icon: "{% static 'icons/icon-192.png' %}",
+    data: { url: message.url || "/", stop: stop.url || "" },
+    actions: stop.url ? [{ action: "stop", title: stop.label || "Stop" }] : [],
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  const notification = event.notification;
+  const data = notification.data || {};
+  notification.close();
+  if (event.action === "stop") {
+    // "Stop these": the signed address ends the subscription this message came through.
+    event.waitUntil(fetch(data.stop, { method: "POST", headers: { Accept: "application/json" } }).catch(() => null));
+    return;
+  }
+  const url = new URL(data.url || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => client.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    })
+  );
+});

@@ -25,7 +25,7 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
-from tournaments import clock
+from tournaments import clock, signals
 from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
 
@@ -486,6 +486,9 @@ class Game(models.Model):
             Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
             game._store(rows, result, first_changed=number)
             game._log(GameChange.Action.CORRECT, by, number, before, entries, reason, client_id)
+            signals.round_corrected.send(
+                Game, game=game, number=number, before=before, after=entries
+            )
             if dispute is not None:
                 game._answer(dispute, Dispute.Status.RESOLVED, reason, by)
             game._count_without_confirmation()
@@ -633,6 +636,10 @@ class Game(models.Model):
 
     def _take_state(self, game: Game) -> None:
         """Adopt the locked copy's new state, keeping this instance's loaded relations."""
+        if game.finished and not game._was_finished:
+            signals.game_finished.send(sender=Game, game=game)
+        elif game.signed_off_at and not self.signed_off_at:
+            signals.sheet_signed_off.send(sender=Game, game=game)
         for field in (
             "round_count",
             "finished",
@@ -881,6 +888,7 @@ class Game(models.Model):
             game.version += 1
             game.save(update_fields=["version"])
             game._log(GameChange.Action.DISPUTE, by, number, None, None, text)
+            signals.dispute_raised.send(sender=Dispute, dispute=dispute)
         self._take_state(game)
         return dispute
 
@@ -906,6 +914,7 @@ class Game(models.Model):
             else GameChange.Action.DISMISS
         )
         self._log(action, by, locked.round_number, None, None, answer)
+        signals.dispute_answered.send(sender=Dispute, dispute=locked)
         dispute.status, dispute.answer = locked.status, locked.answer
 
 

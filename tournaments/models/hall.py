@@ -16,6 +16,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from tournaments import signals
 from tournaments.models.tournaments import Tournament
 
 SECONDS_PER_VIEW = (5, 120)
@@ -100,6 +101,7 @@ class HallScreen(models.Model):
     def set_up(self, **changes: object) -> None:
         """Change what the screen shows (fields of the director's form); its page follows
         within one poll."""
+        told = "message" in changes and changes["message"] not in ("", self.message)
         for field, value in changes.items():
             setattr(self, field, value)
         if not self.salt:
@@ -107,6 +109,8 @@ class HallScreen(models.Model):
         self.changed_at = timezone.now()
         self.full_clean()
         self.save()
+        if told:
+            signals.hall_message_changed.send(sender=HallScreen, screen=self)
 
     @property
     def stamp(self) -> str:

@@ -32,6 +32,7 @@ from scoring.errors import FinalError
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
 from scoring.seating import Draw, Rebalance
+from tournaments import signals
 from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, AtTimeLimit, ClockState, clock_state
 from tournaments.models.people import Club, Player
 from tournaments.texts import final_error, game_error
@@ -1378,6 +1379,7 @@ class Session(models.Model):
             )
             # A club night's new tables get their codes, ready for the table list.
             session.ensure_codes()
+            signals.seating_changed.send(sender=Session, session=session)
         self.seating, self.seed, self.repeat_meetings = method, draw.seed, draw.repeat_meetings
         self.moved_players = session.moved_players
 
@@ -1752,6 +1754,7 @@ class Session(models.Model):
         games: int | None = None,
         reason: str = "",
     ) -> SessionClockEvent:
+        signals.clock_changed.send(sender=Session, session=self)
         return SessionClockEvent.objects.create(
             session=self,
             table=table,

@@ -523,6 +523,8 @@ def _render_live(
         "table": table,
         "tournament": context["tournament"],
         "editable": context["editable"],
+        # A table code's page offers each seat's notifications (the notifications app).
+        "code": code,
         "content": mark_safe(_part(request, "content", context, kept)),  # noqa: S308 - rendered
     }
     return render(request, "tournaments/table.html", shell, status=status)

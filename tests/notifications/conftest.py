@@ -1,0 +1,105 @@
+"""The notifications' world: the site's VAPID keys, a push service on loopback, the tasks run
+as the worker runs them, and a tournament whose players have phones."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+
+import pytest
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+
+from notifications import push as push_module
+from notifications.models import Subscription, subscribe
+from tests.factories import make_tournament
+from tests.notifications import push_service as service_module
+from tests.notifications.push_service import Phone, PushService
+from tournaments.models import Player, Registration, Tournament
+
+NAMES = ("Ann", "Bart", "Chris", "Dirk", "Eva", "Femke", "Guus", "Hanne")
+
+
+@pytest.fixture
+def vapid(settings) -> str:
+    """The site's VAPID key pair in the settings (as the environment gives them); the public
+    half, which the push service sees in each message's Authorization header."""
+    private, public = push_module.new_vapid_keys()
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = private, public
+    settings.NOTIFICATIONS_ALLOW_HTTP = True
+    push_module._signatures.clear()
+    return public
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    service, server = service_module.start()
+    yield service
+    server.shutdown()
+    server.server_close()
+
+
+def run_tasks(worker_id: str = "test-worker") -> int:
+    """Run every task that is due, as `tasks_worker` does (claim, run, record), in this
+    thread and transaction; how many ran."""
+    worker = Worker(
+        queue_names=["default"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
+    )
+    ran = 0
+    while (task := DBTaskResult.objects.ready().first()) is not None:
+        task.claim(worker_id)
+        worker.run_task(task)
+        task.refresh_from_db()
+        assert task.status == "SUCCESSFUL", task.traceback
+        ran += 1
+    return ran
+
+
+@pytest.fixture
+def hall(director) -> Tournament:
+    """A public running tournament of 8 checked-in players, ending today (no session yet)."""
+    tournament = make_tournament(
+        name="Gent Open",
+        slug="gent-open",
+        starts_on=datetime.date.today(),
+        directors=[director],
+    )
+    for name in NAMES:
+        player = Player.objects.create(name=name)
+        Registration.objects.create(tournament=tournament, player=player, checked_in=True)
+    return tournament
+
+
+def player(tournament: Tournament, name: str) -> Player:
+    return Player.objects.get(registrations__tournament=tournament, name=name)
+
+
+def give_phone(
+    service: PushService,
+    tournament: Tournament,
+    player: Player | None,
+    language: str = "en",
+    phone: Phone | None = None,
+) -> Phone:
+    """A phone subscribed to `player` (None: the announcements), as the page does it."""
+    phone = phone or service.phone()
+    subscribe(
+        endpoint=phone.endpoint,
+        p256dh=phone.p256dh,
+        auth=phone.auth,
+        tournament=tournament,
+        player=player,
+        language=language,
+    )
+    return phone
+
+
+def subscriptions() -> int:
+    return Subscription.objects.count()
