@@ -173,6 +173,11 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
+# `manage.py backup` writes here (the deploy: /var/backups/yaniv-club) and keeps the newest
+# BACKUP_KEEP (a fortnight of the deploy's daily timer).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
+
 _VALIDATORS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"{_VALIDATORS}.UserAttributeSimilarityValidator"},
