@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,87 +18,14 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from tests.snapshots import SNAPSHOT, manage, ok, own_database
 from yaniv_club import backups
-
-ROOT = Path(__file__).resolve().parents[1]
-
-# What the drill compares: each tournament's archive export (the text `export_tournament`
-# writes, its "exported_at" set to one moment: the only thing that differs from one export
-# to the next) and its standings, overall, per session and the final's.
-SNAPSHOT = """
-import json
-from datetime import UTC, datetime
-from unittest import mock
-from tournaments import archive
-from tournaments.models import Tournament
-every = {}
-moment = datetime(2026, 11, 28, 18, 0, tzinfo=UTC)
-for tournament in Tournament.objects.order_by("slug"):
-    with mock.patch("django.utils.timezone.now", return_value=moment):
-        text = archive.dumps(archive.tournament_to_data(tournament))
-    every[tournament.slug] = {
-        "archive": text,
-        "standings": tournament.standings(),
-        "sessions": [tournament.standings(session) for session in tournament.sessions.all()],
-        "final": tournament.final_standings(),
-    }
-print(json.dumps(every, default=str))
-"""
-
-
-def manage(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "DJANGO_ALLOW_ASYNC_UNSAFE", "CACHE_URL"}
-    }
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**environment, "DATABASE_URL": database_url},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done
-
-
-def ok(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 0, done.stdout + done.stderr
-    return done.stdout
-
-
-def on_postgresql() -> bool:
-    return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 
 
 @pytest.fixture
 def drill_database(tmp_path: Path) -> Iterator[tuple[str, Callable[[], None]]]:
-    """A database of the drill's own: its URL, and how to wipe it (leave it empty)."""
-    if not on_postgresql():
-        file = tmp_path / "site.sqlite3"
-
-        def wipe_file() -> None:
-            for suffix in ("", "-wal", "-shm"):
-                file.with_name(file.name + suffix).unlink(missing_ok=True)
-
-        yield f"sqlite:///{file}", wipe_file
-        return
-
-    import psycopg
-
-    server = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
-    name = f"{os.environ['DATABASE_URL'].rsplit('/', 1)[1]}_drill"
-
-    def recreate() -> None:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            admin.execute(f'CREATE DATABASE "{name}"')
-
-    recreate()
-    yield f"{server}/{name}", recreate
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with own_database(tmp_path, "drill") as (url, wipe):
+        yield url, wipe
 
 
 def test_the_restore_drill_brings_back_every_archive_byte_for_byte(drill_database, tmp_path):
@@ -128,6 +52,8 @@ def test_the_restore_drill_brings_back_every_archive_byte_for_byte(drill_databas
         assert after[slug]["standings"] == before[slug]["standings"], slug
         assert after[slug]["sessions"] == before[slug]["sessions"], slug
         assert after[slug]["final"] == before[slug]["final"], slug
+        assert after[slug]["seats"] == before[slug]["seats"], slug
+        assert after[slug]["hands"] == before[slug]["hands"], slug
     # Nothing is left to migrate: the backup had the schema with the rows.
     assert "No planned migration operations" in ok(manage(url, "migrate", "--plan"))
 
