@@ -56,6 +56,7 @@ if ! id yaniv >/dev/null 2>&1; then
   adduser --system --group --home "$HOME_DIR" --no-create-home --shell /usr/sbin/nologin yaniv
 fi
 install -d -o root -g root -m 755 "$HOME_DIR"
+install -d -o root -g yaniv -m 750 "$CONF"
 install -d -o yaniv -g yaniv -m 700 "$BACKUPS"
 
 say "The code in $APP"
@@ -99,7 +100,6 @@ if [[ $(psql_postgres -c "SELECT 1 FROM pg_database WHERE datname = 'yaniv'") !=
 fi
 
 say "Secrets and settings in $ENV_FILE"
-install -d -o root -g yaniv -m 750 "$CONF"
 if [[ ! -f $ENV_FILE ]]; then
   secret=$("$VENV/bin/python" -c "import secrets; print(secrets.token_urlsafe(50))")
   sed -e "s|@SECRET_KEY@|$secret|" -e "s|@DOMAIN@|$DOMAIN|g" -e "s|@PGPORT@|$PGPORT|" "$APP/deploy/env.template" >"$ENV_FILE"

@@ -81,7 +81,7 @@ def test_createdirector_refuses_a_weak_password(monkeypatch):
 def test_the_health_url_answers_ok_when_the_database_does(client):
     response = client.get(reverse("health"))
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
 
 
 @pytest.mark.django_db

@@ -1,21 +1,43 @@
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+logger = logging.getLogger(__name__)
+
+
+def _cache_answers() -> bool:
+    """One read from the cache (Redis with CACHE_URL): the sessions, the live fragments and
+    the render bound all go through it, so an app server without it cannot serve."""
+    try:
+        cache.get("health")
+    except Exception:  # Redis' own errors (connection refused, timeout), whatever the backend
+        logger.warning("health: the cache does not answer", exc_info=True)
+        return False
+    return True
+
 
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    """For the load balancer or a monitor: 200 when the database answers, else 503.
+    """For the load balancer or a monitor: 200 when the database and the cache answer, else
+    503 saying which does not (Caddy takes this app server out of rotation meanwhile).
 
     GET or HEAD (monitors often ask with HEAD: the same answer without its body)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        database = "ok"
     except DatabaseError:
-        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
-    return JsonResponse({"status": "ok", "database": "ok"})
+        database = "unavailable"
+    parts = {"database": database, "cache": "ok" if _cache_answers() else "unavailable"}
+    healthy = all(state == "ok" for state in parts.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **parts}, status=200 if healthy else 503
+    )

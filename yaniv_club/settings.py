@@ -56,10 +56,15 @@ INSTALLED_APPS = [
     # django-ninja: only so that the API's docs page (Swagger UI) is served from its static
     # files instead of a CDN, which the Content-Security-Policy would refuse.
     "ninja",
+    # Prometheus metrics (yaniv_club/metrics.py): requests, errors, latency by view. Only its
+    # middlewares: its database and cache wrappers are not used.
+    "django_prometheus",
     "tournaments",
 ]
 
 MIDDLEWARE = [
+    # First and (but for axes) last: the request's latency and answer as the client had them.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy (SECURE_CSP below), on static files too.
     "yaniv_club.csp.ContentSecurityPolicyMiddleware",
@@ -77,6 +82,8 @@ MIDDLEWARE = [
     "yaniv_club.middleware.WriteLogMiddleware",
     # Too many wrong table codes from one address: 429.
     "tournaments.middleware.TooManyGuessesMiddleware",
+    # Outside axes' answer, so that a locked-out login is counted as the client had it.
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its own answer.
     "axes.middleware.AxesMiddleware",
 ]

@@ -13,6 +13,7 @@ from django.urls import include, path
 from api.v1 import api
 from tournaments.urls import code_patterns, manage_patterns, public_patterns, table_patterns
 from yaniv_club.health import health
+from yaniv_club.metrics import metrics
 
 
 def _by_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -70,6 +71,8 @@ account_patterns = [
 
 urlpatterns = [
     path("health/", health, name="health"),
+    # For the operator on the server only (yaniv_club/metrics.py); 404 to anyone else.
+    path("metrics/", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_patterns)),
     # Django's set_language: the header's language switcher posts here.
