@@ -120,19 +120,19 @@ EOF
 chmod 755 /usr/local/bin/yaniv-manage
 
 say "Migrate, collectstatic"
-yaniv-manage migrate --noinput
+/usr/local/bin/yaniv-manage migrate --noinput
 (set -a && . "$ENV_FILE" && cd "$APP" && "$VENV/bin/python" manage.py collectstatic --noinput -v 0)
-yaniv-manage check --deploy --fail-level ERROR
+/usr/local/bin/yaniv-manage check --deploy --fail-level ERROR
 
 say "The first director"
-exists=$(yaniv-manage shell --no-imports -c \
+exists=$(/usr/local/bin/yaniv-manage shell --no-imports -c \
   "from django.contrib.auth.models import User; print(User.objects.filter(username='$DIRECTOR').exists())")
 if [[ $exists == True ]]; then
   echo "$DIRECTOR exists: kept"
 else
   password=$("$VENV/bin/python" -c "import secrets; print(secrets.token_urlsafe(15))")
   (umask 077 && printf '%s\n%s\n' "$DIRECTOR" "$password" >"$CONF/first-director")
-  DIRECTOR_PASSWORD=$password yaniv-manage createdirector "$DIRECTOR"
+  DIRECTOR_PASSWORD=$password /usr/local/bin/yaniv-manage createdirector "$DIRECTOR"
   echo "Director $DIRECTOR, password: $password (kept in $CONF/first-director for root)"
 fi
 

@@ -23,7 +23,7 @@ fi
 say() { printf '\n== %s\n' "$*"; }
 
 say "Backup"
-yaniv-manage backup
+/usr/local/bin/yaniv-manage backup
 
 say "The code"
 before=$(git -C "$APP" rev-parse --short HEAD)
@@ -41,7 +41,7 @@ say "The venv"
 say "Migrate, collectstatic"
 # The new migrations run while the old code still serves: a release's migrations only add
 # what the old code can ignore (CHANGELOG.md says when one does not).
-yaniv-manage migrate --noinput
+/usr/local/bin/yaniv-manage migrate --noinput
 (set -a && . "$ENV_FILE" && cd "$APP" && "$VENV/bin/python" manage.py collectstatic --noinput -v 0)
 install -m 644 "$APP"/deploy/systemd/yaniv-club@.service "$APP"/deploy/systemd/yaniv-club-backup.service \
   "$APP"/deploy/systemd/yaniv-club-backup.timer /etc/systemd/system/
