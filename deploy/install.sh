@@ -77,7 +77,7 @@ cat >"$CONF/caddy.env" <<EOF
 YANIV_DOMAIN=$DOMAIN
 YANIV_HOST=$DOMAIN
 YANIV_STATIC=$APP/staticfiles
-YANIV_UPSTREAMS=$(printf '127.0.0.1:%s ' "${PORTS[@]}")
+YANIV_UPSTREAMS="$(printf '127.0.0.1:%s ' "${PORTS[@]}" | sed 's/ $//')"
 EOF
 chmod 644 "$CONF/caddy.env"
 
