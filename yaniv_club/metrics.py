@@ -18,6 +18,8 @@ With several gunicorn workers, each is a process of its own: PROMETHEUS_MULTIPRO
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 from prometheus_client import Counter
 
 LOOPBACK = {"127.0.0.1", "::1"}
@@ -46,6 +48,8 @@ def operator(request: HttpRequest) -> bool:
     )
 
 
+@never_cache
+@require_safe
 def metrics(request: HttpRequest) -> HttpResponse:
     if not operator(request):
         raise Http404
