@@ -12,6 +12,8 @@ dropped instead. A probe learns nothing of what serves the site or of its versio
 
 from __future__ import annotations
 
+from typing import Any
+
 from gunicorn.http import wsgi
 
 wsgi_app = "yaniv_club.wsgi:application"
@@ -27,3 +29,14 @@ def _without_server_header(response: wsgi.Response) -> list[str]:
 
 
 wsgi.Response.default_headers = _without_server_header
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker gone: its live gauges leave the metrics (prometheus_client's multiprocess
+    mode, with PROMETHEUS_MULTIPROC_DIR; its counters stay counted)."""
+    import os
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

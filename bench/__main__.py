@@ -1,4 +1,4 @@
-"""python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads,push} [options]: one
+"""python -m bench {standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push} [options]: one
 benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
@@ -17,6 +17,7 @@ BENCHMARKS = {
     "pdf": "blank score sheets of a 40-table session",
     "hotpath": "round submission, table page, polls and standings against their floors",
     "load": "championship day under load with a PostgreSQL restart (needs PostgreSQL)",
+    "stack": "the deploy's Caddy, two app servers, own PostgreSQL and Redis, three faults",
     "ratings": "recompute the ratings of 10,000 games against the openskill calls alone",
     "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
     "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
@@ -27,7 +28,7 @@ BENCHMARKS = {
 def usage() -> str:
     lines = [
         "usage: python -m bench "
-        "{standings,pdf,hotpath,load,ratings,seasons,downloads,push} [options]",
+        "{standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push} [options]",
         "",
     ]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]

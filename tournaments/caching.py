@@ -47,6 +47,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
+from yaniv_club import metrics
+
 # How long a kept answer may be served at most, in seconds.
 FRAGMENT_SECONDS = 10 * 60
 DOWNLOAD_SECONDS = 60 * 60
@@ -107,6 +109,7 @@ def fragment(
     """
     name = key("fragment", request.path, *parts)
     kept = cache.get(name)
+    metrics.looked_up("fragment", kept)
     if kept is not None:
         content, content_type = kept
         return HttpResponse(content, content_type=content_type)
@@ -134,6 +137,7 @@ def part(
     """
     name = key("part", template, *parts)
     html = cache.get(name)
+    metrics.looked_up("part", html)
     if html is None:
         html = render_to_string(template, {**context, "csrf_token": CSRF_PLACEHOLDER}, request)
         cache.set(name, html, FRAGMENT_SECONDS)
@@ -228,6 +232,7 @@ RENDERS = RenderBound()
 
 def busy() -> HttpResponse:
     """503: too many expensive renders at once; the client is told when to ask again."""
+    metrics.RENDERS_REFUSED.inc()
     response = HttpResponse(
         gettext("Try again"), status=503, content_type="text/plain; charset=utf-8"
     )
@@ -245,6 +250,7 @@ def download(
     bound and kept; `respond` makes the answer of the bytes. 503 when the bound is reached."""
     name = key("download", *parts)
     content = cache.get(name)
+    metrics.looked_up("download", content)
     if content is None:
         if not RENDERS.acquire():
             return busy()

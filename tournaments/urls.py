@@ -20,6 +20,7 @@ from tournaments.views import (
     seasons,
     sessions,
     tables,
+    transfer,
     webapp,
 )
 
@@ -123,6 +124,8 @@ manage_patterns = (
         path("", director.director_home, name="home"),
         path("new/", director.tournament_create, name="new"),
         path("players/merge/", players.merge_players, name="merge_players"),
+        # A venue's push (tournaments/transfer.py); ".json" keeps it apart from any slug.
+        path("import.json", transfer.import_archive, name="import_archive"),
         path("<slug:slug>/", director.dashboard, name="tournament"),
         path("<slug:slug>/edit/", director.tournament_edit, name="edit"),
         path("<slug:slug>/export.json", downloads.tournament_json, name="export_json"),

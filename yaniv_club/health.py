@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import logging
+
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -7,11 +10,25 @@ from django.views.decorators.http import require_safe
 
 from notifications.health import tasks_state
 
+logger = logging.getLogger(__name__)
+
+
+def _cache_answers() -> bool:
+    """One read from the cache (Redis with CACHE_URL): the sessions, the live fragments and
+    the render bound all go through it, so an app server without it cannot serve."""
+    try:
+        cache.get("health")
+    except Exception:  # Redis' own errors (connection refused, timeout), whatever the backend
+        logger.warning("health: the cache does not answer", exc_info=True)
+        return False
+    return True
+
 
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    """For the load balancer or a monitor: 200 when the database answers, else 503.
+    """For the load balancer or a monitor: 200 when the database and the cache answer, else
+    503 saying which does not (Caddy takes this app server out of rotation meanwhile).
 
     GET or HEAD (monitors often ask with HEAD: the same answer without its body).
     The background tasks' state is in the body; `?tasks=1` (a monitor of the worker) makes a
@@ -20,11 +37,14 @@ def health(request: HttpRequest) -> JsonResponse:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
+        database = "ok"
     except DatabaseError:
-        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
-    tasks = tasks_state()
-    late = tasks["tasks"] != "ok" and request.GET.get("tasks") == "1"
+        database = "unavailable"
+    parts = {"database": database, "cache": "ok" if _cache_answers() else "unavailable"}
+    healthy = all(state == "ok" for state in parts.values())
+    tasks = tasks_state() if database == "ok" else {}
+    late = healthy and tasks.get("tasks", "ok") != "ok" and request.GET.get("tasks") == "1"
+    status = "late" if late else "ok" if healthy else "error"
     return JsonResponse(
-        {"status": "late" if late else "ok", "database": "ok", **tasks},
-        status=503 if late else 200,
+        {"status": status, **parts, **tasks}, status=200 if healthy and not late else 503
     )

@@ -59,11 +59,16 @@ INSTALLED_APPS = [
     # Background tasks (Django 6's Tasks, backported) kept in the database: `tasks_worker`.
     "django_tasks",
     "django_tasks_db",
+    # Prometheus metrics (yaniv_club/metrics.py): requests, errors, latency by view. Only its
+    # middlewares: its database and cache wrappers are not used.
+    "django_prometheus",
     "tournaments",
     "notifications",
 ]
 
 MIDDLEWARE = [
+    # First and (but for axes) last: the request's latency and answer as the client had them.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy (SECURE_CSP below), on static files too.
     "yaniv_club.csp.ContentSecurityPolicyMiddleware",
@@ -84,6 +89,8 @@ MIDDLEWARE = [
     "yaniv_club.middleware.WriteLogMiddleware",
     # Too many wrong table codes from one address: 429.
     "tournaments.middleware.TooManyGuessesMiddleware",
+    # Outside axes' answer, so that a locked-out login is counted as the client had it.
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its own answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -205,6 +212,10 @@ NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", 
 NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
 # Push services are reached over https only; a test's push service on loopback speaks http.
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
+# `manage.py backup` writes here (the deploy: /var/backups/yaniv-club) and keeps the newest
+# BACKUP_KEEP (a fortnight of the deploy's daily timer).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
 
 _VALIDATORS = "django.contrib.auth.password_validation"
 AUTH_PASSWORD_VALIDATORS = [

@@ -14,6 +14,7 @@ from api.v1 import api
 from tournaments import admin as tournament_admin
 from tournaments.urls import code_patterns, manage_patterns, public_patterns, table_patterns
 from yaniv_club.health import health
+from yaniv_club.metrics import metrics
 
 
 def _by_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
@@ -76,6 +77,8 @@ urlpatterns = [
         "admin/r/<int:content_type_id>/<path:object_id>/",
         admin.site.admin_view(tournament_admin.view_on_site),
     ),
+    # For the operator on the server only (yaniv_club/metrics.py); 404 to anyone else.
+    path("metrics/", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_patterns)),
     # Django's set_language: the header's language switcher posts here.

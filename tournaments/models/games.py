@@ -28,6 +28,7 @@ from scoring.records import round_to_record
 from tournaments import clock, signals
 from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
+from yaniv_club import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -316,6 +317,7 @@ class Game(models.Model):
             raise
         self._take_state(game)
         self._rerate(game)
+        metrics.ROUND_SAVES.inc()
         return stored
 
     def _append(

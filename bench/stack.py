@@ -1,0 +1,472 @@
+"""The production stack under load and faults (issue 25, point 2): a test harness.
+
+The deploy's own Caddy configuration (deploy/yaniv.caddy, here on plain HTTP on a free port)
+in front of two gunicorn app servers, with a PostgreSQL cluster and a Redis server of the
+harness's own (throwaway, on free ports, removed afterwards: the machine's own servers are
+never touched). The load benchmark (bench/load.py: referees submitting whole games, phones
+polling) runs through Caddy while, one after the other:
+
+1. app server A is killed (SIGKILL, its workers with it) and started again;
+2. Redis is restarted (its cache is lost: a cache, the sessions are kept in the database);
+3. PostgreSQL is restarted (`pg_ctl restart -m fast`).
+
+Each fault starts once a share of the rounds is acknowledged (`--faults-at`). The database
+is then checked against what the site acknowledged (bench/load.py's verification: every
+round stored once, with the entries sent). It prints the rounds, the lost and doubled, and
+per fault the failed requests and the recovery time: from the fault to the first round
+acknowledged and the first poll answered that were sent after it was over.
+
+    .venv/bin/python -m bench stack                      # 12 referees, 60 phones
+    .venv/bin/python -m bench stack --referees 4 --phones 10   # the test's size
+
+Run as root (PostgreSQL runs as the user postgres) with Caddy, PostgreSQL and redis-server
+installed (Debian: caddy, postgresql, redis-server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from bench import BenchError, load, load_clients, say
+
+DEPLOY = Path(settings.BASE_DIR) / "deploy"
+FAULTS = ("app server A killed", "Redis restarted", "PostgreSQL restarted")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def pg_bin() -> Path:
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if not versions:
+        raise BenchError(
+            "no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)"
+        )
+    return versions[-1].parent
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return
+        time.sleep(0.05)
+    raise BenchError(f"nothing answers on 127.0.0.1:{port}")
+
+
+@dataclass
+class Fault:
+    name: str
+    at_round: int = 0
+    started: float = 0.0  # wall clock, as the samples
+    over: float = 0.0  # the server is back (the restart command returned)
+
+
+@dataclass
+class Throwaway:
+    """PostgreSQL and Redis of the harness's own, in one temporary folder."""
+
+    folder: Path
+    pg_port: int = field(default_factory=free_port)
+    redis_port: int = field(default_factory=free_port)
+    redis: subprocess.Popen | None = None
+
+    @property
+    def pg_data(self) -> Path:
+        return self.folder / "pg"
+
+    def as_postgres(self, *command: str) -> list[str]:
+        return ["runuser", "-u", "postgres", "--", *command]
+
+    def pg_ctl(self, action: str) -> list[str]:
+        return self.as_postgres(
+            str(pg_bin() / "pg_ctl"),
+            "-D",
+            str(self.pg_data),
+            "-l",
+            str(self.folder / "pg.log"),
+            "-w",
+            "-m",
+            "fast",
+            "-o",
+            f"-p {self.pg_port} -c listen_addresses=127.0.0.1 -k {self.pg_data}",
+            action,
+        )
+
+    def start(self) -> None:
+        os.chmod(self.folder, 0o755)
+        self.pg_data.mkdir()
+        shutil.chown(self.pg_data, "postgres", "postgres")
+        subprocess.run(
+            self.as_postgres(
+                str(pg_bin() / "initdb"),
+                "-D",
+                str(self.pg_data),
+                "-U",
+                "postgres",
+                "-A",
+                "trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+            ),
+            check=True,
+            capture_output=True,
+        )
+        shutil.chown(self.folder, "postgres", "postgres")
+        subprocess.run(self.pg_ctl("start"), check=True, capture_output=True)
+        self.start_redis()
+
+    def start_redis(self) -> None:
+        self.redis = subprocess.Popen(
+            [
+                "redis-server",
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                str(self.redis_port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_for_port(self.redis_port)
+
+    def stop_redis(self) -> None:
+        if self.redis is not None and self.redis.poll() is None:
+            self.redis.terminate()
+            self.redis.wait(10)
+
+    def postgres_running(self) -> bool:
+        return subprocess.run(self.pg_ctl("status"), capture_output=True).returncode == 0
+
+    def stop(self) -> None:
+        self.stop_redis()
+        if self.pg_data.exists():
+            subprocess.run(self.pg_ctl("stop"), capture_output=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def postgres_pids(self) -> list[int]:
+        try:
+            main = int((self.pg_data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return []
+        return [main, *load_clients.children_of(main)]
+
+
+class StackBenchmark(load.Benchmark):
+    """bench/load.py's benchmark through Caddy and two app servers, with three faults."""
+
+    def __init__(self, options: dict[str, Any], own: Throwaway) -> None:
+        self.own = own
+        options = {
+            **options,
+            "database_url": f"postgres://postgres@127.0.0.1:{own.pg_port}/yaniv_stack",
+            "cache_url": f"redis://127.0.0.1:{own.redis_port}/0",
+            # The faults are this harness's (below), not load.py's one restart.
+            "no_restart": True,
+            "pg_cluster": "",
+            "restart_at": 0.0,
+        }
+        super().__init__(options)
+        # load.py starts its fault task when it has a cluster to restart.
+        self.cluster = ("own", str(own.pg_port))
+        self.env["TRUSTED_PROXY_COUNT"] = "1"
+        self.servers: dict[str, subprocess.Popen] = {}
+        self.ports = {"A": free_port(), "B": free_port()}
+        self.caddy: subprocess.Popen | None = None
+        self.faults = [Fault(name) for name in FAULTS]
+
+    # --- the stack ------------------------------------------------------------------
+
+    def start_server(self, name: str) -> subprocess.Popen:
+        log = open(self.log_path, "ab")  # noqa: SIM115 - the server's for its life
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-c",
+                "gunicorn.conf.py",
+                f"--bind=127.0.0.1:{self.ports[name]}",
+                f"--workers={self.options['workers']}",
+                f"--threads={self.options['threads']}",
+                "--timeout=60",
+                "--graceful-timeout=10",
+            ],
+            cwd=settings.BASE_DIR,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        self.servers[name] = server
+        return server
+
+    def start_gunicorn(self, plan: dict) -> str:
+        self.log_path = self.workdir / "gunicorn.log"
+        for name in self.ports:
+            self.start_server(name)
+        # load.py measures the CPU of one gunicorn's workers: B's, never killed.
+        self.gunicorn = self.servers["B"]
+        port = free_port()
+        caddyfile = self.workdir / "Caddyfile"
+        caddyfile.write_text(
+            "{\n\tauto_https off\n\tadmin off\n}\n"
+            f"import {DEPLOY / 'yaniv.caddy'}\n"
+            f"http://:{port} {{\n\timport yaniv\n}}\n"
+        )
+        caddy_env = {
+            **os.environ,
+            "YANIV_STATIC": str(settings.STATIC_ROOT),
+            "YANIV_UPSTREAMS": " ".join(f"127.0.0.1:{p}" for p in self.ports.values()),
+            "YANIV_HOST": "127.0.0.1",
+        }
+        with open(self.workdir / "caddy.log", "wb") as log:
+            self.caddy = subprocess.Popen(
+                ["caddy", "run", "--config", str(caddyfile), "--adapter", "caddyfile"],
+                env=caddy_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        base = f"http://127.0.0.1:{port}"
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            for name, server in self.servers.items():
+                if server.poll() is not None:
+                    raise BenchError(
+                        f"app server {name} exited:\n{self.log_path.read_text()[-3000:]}"
+                    )
+            if all(self.answers(p) for p in self.ports.values()):
+                with contextlib.suppress(httpx.HTTPError):
+                    if (
+                        httpx.get(
+                            f"{base}/t/{plan['slug']}/standings/", trust_env=False
+                        ).status_code
+                        == 200
+                    ):
+                        say(
+                            f"Caddy on {base} in front of app servers A and B (127.0.0.1:"
+                            f"{self.ports['A']}, :{self.ports['B']}), {self.options['workers']} "
+                            f"workers × {self.options['threads']} threads each"
+                        )
+                        return base
+            time.sleep(0.2)
+        raise BenchError("the stack did not answer within 60 s")
+
+    @staticmethod
+    def answers(port: int) -> bool:
+        import httpx
+
+        try:
+            return (
+                httpx.get(
+                    f"http://127.0.0.1:{port}/health/", trust_env=False, timeout=2
+                ).status_code
+                == 200
+            )
+        except httpx.HTTPError:
+            return False
+
+    def kill_server(self, name: str) -> None:
+        server = self.servers[name]
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(10)
+
+    def stop_gunicorn(self) -> None:
+        for server in self.servers.values():
+            if server.poll() is None:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    os.killpg(server.pid, signal.SIGKILL)
+                    server.wait(10)
+        if self.caddy is not None and self.caddy.poll() is None:
+            self.caddy.terminate()
+            self.caddy.wait(10)
+
+    # --- the faults -----------------------------------------------------------------
+
+    def pg_ctl(self, action: str) -> list[str]:
+        return self.own.pg_ctl(action)
+
+    def ensure_database_running(self) -> None:
+        if not self.own.postgres_running():
+            say("PostgreSQL is not running after the restart: starting it")
+            subprocess.run(self.own.pg_ctl("start"), capture_output=True)
+
+    def postgres_pids(self) -> list[int]:
+        return self.own.postgres_pids()
+
+    def redis_pids(self) -> list[int]:
+        redis = self.own.redis
+        return [redis.pid] if redis is not None and redis.poll() is None else []
+
+    async def fault(
+        self,
+        rec: load_clients.Recorder,
+        planned: int,
+        outage: load_clients.Outage,
+        referee_tasks: list[asyncio.Task],
+        deadline: float,
+    ) -> None:
+        """The three faults, each once its share of the rounds is acknowledged."""
+        for fault, share in zip(self.faults, self.options["faults_at"], strict=True):
+            while rec.acked_rounds < share * planned:
+                if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
+                    return
+                await asyncio.sleep(0.05)
+            fault.at_round = rec.acked_rounds
+            say(f"{fault.name} at round {fault.at_round}")
+            fault.started = time.time()
+            if fault is self.faults[0]:
+                await asyncio.to_thread(self.kill_server, "A")
+                await asyncio.to_thread(self.start_server, "A")
+                while not await asyncio.to_thread(self.answers, self.ports["A"]):
+                    await asyncio.sleep(0.05)
+            elif fault is self.faults[1]:
+                await asyncio.to_thread(self.own.stop_redis)
+                await asyncio.to_thread(self.own.start_redis)
+            else:
+                # load.py's own restart, with its probe: the outage it reports is this one.
+                await load_clients.restart_database(self.pg_ctl("restart"), self.url, outage)
+                fault.started = outage.started
+            fault.over = time.time()
+
+    # --- the report -----------------------------------------------------------------
+
+    def report(self, plan: dict, run: dict, verification: dict) -> list[str]:
+        # load.py knows one outage (PostgreSQL's); the failures during the other two faults
+        # are judged here.
+        failures = [
+            failure
+            for failure in super().report(plan, run, verification)
+            if not failure.startswith("errors outside the outage")
+        ]
+        samples: list[load_clients.Sample] = run["rec"].samples
+        say("")
+        say("the stack: Caddy (deploy/yaniv.caddy) in front of two app servers")
+        acked = sum(1 for referee in run["referees"] for log in referee.log if log.acked)
+        problems = verification["problems"]
+        say(
+            f"rounds: {run['planned']} planned, {acked} acknowledged, "
+            f"{verification.get('rounds', acked)} stored; lost or doubled: "
+            f"{'none' if not problems else '; '.join(problems)}"
+        )
+        windows = []
+        starts = [fault.started for fault in self.faults if fault.started] + [float("inf")]
+        for index, fault in enumerate(self.faults):
+            if not fault.started:
+                say(f"{fault.name}: not reached (the load ended first)")
+                failures.append(f"{fault.name} did not happen")
+                continue
+            window = [s for s in samples if starts[index] <= s.end < starts[index + 1]]
+            failed = [s for s in window if s.outcome != "ok"]
+            # Recovered: the first answers to requests sent after the last one that failed.
+            last_failure = max((s.start for s in failed), default=fault.started)
+            recovery = {}
+            for label, kind in (("round", "submit"), ("poll", "")):
+                answered = [
+                    s.end
+                    for s in window
+                    if s.outcome == "ok"
+                    and s.start >= last_failure
+                    and (s.endpoint == kind if kind else s.endpoint != "submit")
+                ]
+                recovery[label] = min(answered) - fault.started if answered else float("inf")
+            windows.append((fault.started, fault.started + max(recovery.values())))
+            say(
+                f"{fault.name} at round {fault.at_round}: the server back after "
+                f"{fault.over - fault.started:.2f} s; {len(failed)} requests failed"
+                + (f" ({load.describe(Counter(s.outcome for s in failed))})" if failed else "")
+                + f"; saves resumed {recovery['round']:.2f} s and polls "
+                f"{recovery['poll']:.2f} s after the fault began"
+            )
+            if recovery["round"] == float("inf") and failed:
+                failures.append(f"the saves did not resume after: {fault.name}")
+        outside = [
+            s
+            for s in samples
+            if s.outcome != "ok"
+            and not any(start <= s.end and s.start <= end for start, end in windows)
+        ]
+        say(f"requests failed outside the faults: {len(outside)}")
+        if outside:
+            failures.append(f"{len(outside)} requests failed outside the faults")
+        return failures
+
+
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=(
+            "The deploy's Caddy in front of two gunicorn app servers with a PostgreSQL and a "
+            "Redis of its own, under load, while an app server is killed, Redis restarted "
+            "and PostgreSQL restarted."
+        ),
+    )
+    parser.add_argument("--referees", type=int, default=12, help="tables, one referee each")
+    parser.add_argument("--phones", type=int, default=60)
+    parser.add_argument("--poll-seconds", type=float, default=2.0)
+    # A table's pace shortened: the games last long enough for the three faults to fall in.
+    parser.add_argument(
+        "--pace", type=float, default=2.0, help="seconds a referee waits between rounds"
+    )
+    parser.add_argument(
+        "--faults-at",
+        type=float,
+        nargs=3,
+        default=[0.15, 0.45, 0.7],
+        help="the shares of the rounds acknowledged at which each fault starts",
+    )
+    parser.add_argument("--duration", type=float, default=300.0, help="cap on the load, seconds")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers a server")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
+    parser.add_argument("--finished-sessions", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    options = vars(parser.parse_args(argv))
+    options["keep"] = False
+    for tool in ("caddy", "redis-server", "runuser"):
+        if shutil.which(tool) is None:
+            raise BenchError(f"{tool} is not installed")
+    import logging
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    own = Throwaway(Path(tempfile.mkdtemp(prefix="bench_stack-")))
+    try:
+        own.start()
+        say(f"own PostgreSQL on 127.0.0.1:{own.pg_port}, own Redis on 127.0.0.1:{own.redis_port}")
+        StackBenchmark(options, own).run()
+    finally:
+        own.stop()
+    return 0

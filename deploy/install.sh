@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Install Yaniv Club on a fresh Debian 12 (bookworm) or Ubuntu server, as root:
+#
+#   git clone <the repository> /srv/yaniv-club/app
+#   /srv/yaniv-club/app/deploy/install.sh yaniv.example.be [director-username]
+#
+# Debian's PostgreSQL, Redis and Caddy; a system user `yaniv`; the venv; the secret key
+# generated once into /etc/yaniv-club/env; migrate, collectstatic; the first director (their
+# password printed once, and kept in /etc/yaniv-club/first-director for root); two app servers
+# behind Caddy (automatic HTTPS for the domain) and the hourly backup. Run it again at any
+# time: every step checks what is there first, so a second run changes nothing (secrets,
+# database and director stay). DNS of the domain must point at the server for the certificate.
+set -euo pipefail
+
+DOMAIN=${1:-}
+DIRECTOR=${2:-director}
+if [[ $EUID -ne 0 ]]; then
+  echo "Run this as root." >&2
+  exit 1
+fi
+if [[ ! $DOMAIN =~ ^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$ ]]; then
+  echo "Usage: $0 DOMAIN [director-username]   (e.g. $0 yaniv.example.be)" >&2
+  exit 2
+fi
+
+HOME_DIR=/srv/yaniv-club
+APP=$HOME_DIR/app
+VENV=$HOME_DIR/venv
+CONF=/etc/yaniv-club
+ENV_FILE=$CONF/env
+BACKUPS=/var/backups/yaniv-club
+PORTS=(8001 8002)
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+say() { printf '\n== %s\n' "$*"; }
+# systemd runs (a real server), or not (a chroot, a container being built): then units are
+# enabled for the next boot and PostgreSQL is started by hand for the migrations.
+systemd_running() { [[ -d /run/systemd/system ]]; }
+
+say "Debian packages"
+export DEBIAN_FRONTEND=noninteractive
+PACKAGES=(python3 python3-venv python3-pip git ca-certificates curl postgresql redis-server caddy)
+missing=()
+for package in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "all installed"
+fi
+
+say "System user yaniv"
+if ! id yaniv >/dev/null 2>&1; then
+  adduser --system --group --home "$HOME_DIR" --no-create-home --shell /usr/sbin/nologin yaniv
+fi
+install -d -o root -g root -m 755 "$HOME_DIR"
+install -d -o root -g yaniv -m 750 "$CONF"
+install -d -o yaniv -g yaniv -m 700 "$BACKUPS"
+
+say "The code in $APP"
+if [[ ! -d $APP/.git ]]; then
+  git clone --quiet "$SOURCE" "$APP"
+elif [[ $SOURCE != "$APP" ]]; then
+  echo "$APP exists: kept as it is (deploy/upgrade.sh brings a new release)"
+fi
+git config --global --add safe.directory "$APP" 2>/dev/null || true
+
+say "The venv in $VENV"
+[[ -x $VENV/bin/python ]] || python3 -m venv "$VENV"
+"$VENV/bin/pip" install --quiet --upgrade pip
+"$VENV/bin/pip" install --quiet "$APP"
+
+# What Caddy reads (deploy/yaniv.caddy): the domain, the static files, the app servers.
+cat >"$CONF/caddy.env" <<EOF
+YANIV_DOMAIN=$DOMAIN
+YANIV_HOST=$DOMAIN
+YANIV_STATIC=$APP/staticfiles
+YANIV_UPSTREAMS="$(printf '127.0.0.1:%s ' "${PORTS[@]}" | sed 's/ $//')"
+EOF
+chmod 644 "$CONF/caddy.env"
+
+say "PostgreSQL"
+read -r PG_VERSION PG_CLUSTER PGPORT < <(pg_lsclusters --no-header | awk 'NR == 1 {print $1, $2, $3}')
+export PGPORT
+if systemd_running; then
+  systemctl enable --now postgresql
+else
+  # No systemd here: start the cluster ourselves for the migrations (it starts at boot).
+  pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" status >/dev/null 2>&1 ||
+    pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start
+fi
+psql_postgres() { runuser -u postgres -- psql --quiet --no-align --tuples-only "$@"; }
+if [[ $(psql_postgres -c "SELECT 1 FROM pg_roles WHERE rolname = 'yaniv'") != 1 ]]; then
+  runuser -u postgres -- createuser yaniv
+fi
+if [[ $(psql_postgres -c "SELECT 1 FROM pg_database WHERE datname = 'yaniv'") != 1 ]]; then
+  runuser -u postgres -- createdb --owner yaniv --encoding UTF8 yaniv
+fi
+
+say "Secrets and settings in $ENV_FILE"
+if [[ ! -f $ENV_FILE ]]; then
+  secret=$("$VENV/bin/python" -c "import secrets; print(secrets.token_urlsafe(50))")
+  sed -e "s|@SECRET_KEY@|$secret|" -e "s|@DOMAIN@|$DOMAIN|g" -e "s|@PGPORT@|$PGPORT|" "$APP/deploy/env.template" >"$ENV_FILE"
+  echo "written (secret key generated)"
+else
+  echo "kept as it is (its secret key stays)"
+fi
+chown root:yaniv "$ENV_FILE"
+chmod 640 "$ENV_FILE"
+
+# manage.py as the site runs it: the yaniv user, the environment file.
+cat >/usr/local/bin/yaniv-manage <<EOF
+#!/bin/sh
+# manage.py of Yaniv Club, as the site's user with its settings: yaniv-manage backup, …
+set -a; . $ENV_FILE; set +a
+cd $APP && exec runuser -u yaniv -- $VENV/bin/python manage.py "\$@"
+EOF
+chmod 755 /usr/local/bin/yaniv-manage
+
+say "Migrate, collectstatic"
+/usr/local/bin/yaniv-manage migrate --noinput
+(set -a && . "$ENV_FILE" && cd "$APP" && "$VENV/bin/python" manage.py collectstatic --noinput -v 0)
+/usr/local/bin/yaniv-manage check --deploy --fail-level ERROR
+
+say "The first director"
+exists=$(/usr/local/bin/yaniv-manage shell --no-imports -c \
+  "from django.contrib.auth.models import User; print(User.objects.filter(username='$DIRECTOR').exists())")
+if [[ $exists == True ]]; then
+  echo "$DIRECTOR exists: kept"
+else
+  password=$("$VENV/bin/python" -c "import secrets; print(secrets.token_urlsafe(15))")
+  (umask 077 && printf '%s\n%s\n' "$DIRECTOR" "$password" >"$CONF/first-director")
+  DIRECTOR_PASSWORD=$password /usr/local/bin/yaniv-manage createdirector "$DIRECTOR"
+  echo "Director $DIRECTOR, password: $password (kept in $CONF/first-director for root)"
+fi
+
+say "systemd units and Caddy"
+install -m 644 "$APP"/deploy/systemd/yaniv-club@.service "$APP"/deploy/systemd/yaniv-club-backup.service \
+  "$APP"/deploy/systemd/yaniv-club-backup.timer /etc/systemd/system/
+install -d /etc/systemd/system/caddy.service.d
+cat >/etc/systemd/system/caddy.service.d/yaniv-club.conf <<EOF
+[Service]
+EnvironmentFile=$CONF/caddy.env
+EOF
+install -d -o caddy -g caddy /var/log/caddy
+if ! cmp -s "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile; then
+  [[ -f /etc/caddy/Caddyfile && ! -f /etc/caddy/Caddyfile.debian ]] && cp /etc/caddy/Caddyfile /etc/caddy/Caddyfile.debian
+  install -m 644 "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile
+fi
+(set -a && . "$CONF/caddy.env" && caddy validate --config /etc/caddy/Caddyfile --adapter caddyfile >/dev/null 2>&1) \
+  || { echo "Caddy refuses /etc/caddy/Caddyfile" >&2; exit 1; }
+UNITS=(postgresql redis-server caddy yaniv-club-backup.timer)
+for port in "${PORTS[@]}"; do UNITS+=("yaniv-club@$port"); done
+if systemd_running; then
+  systemctl daemon-reload
+  systemctl enable --now "${UNITS[@]}"
+  # A second run: the app servers and Caddy take the code and configuration as they are now.
+  for port in "${PORTS[@]}"; do systemctl restart "yaniv-club@$port"; done
+  systemctl reload-or-restart caddy
+else
+  systemctl enable "${UNITS[@]}"
+  echo "systemd is not running here: the services are enabled and start at the next boot"
+fi
+
+say "Done"
+echo "https://$DOMAIN/ (the certificate comes once DNS points here). Backups: $BACKUPS, hourly."
+echo "manage.py as the site runs it: yaniv-manage <command>. Upgrades: $APP/deploy/upgrade.sh"

@@ -1,0 +1,55 @@
+"""The stack test (issue 25, point 2) at a small size: the deploy's Caddy configuration in
+front of two gunicorn app servers, with a PostgreSQL cluster and a Redis server of the
+harness's own (never the machine's), under the load benchmark while app server A is killed
+and started again, Redis is restarted and PostgreSQL is restarted. Every round acknowledged
+is stored once, every answer is understood (a failed one is sent again), and the saves and
+polls resume by themselves after each fault."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.bench.smoke import BASE_DIR
+
+
+def test_the_stack_keeps_every_round_through_three_faults():
+    # What the harness needs; CI installs them (.ci/run).
+    assert shutil.which("caddy") and shutil.which("redis-server")
+    assert list(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "stack",
+            "--referees=3",
+            "--phones=6",
+            "--poll-seconds=1",
+            "--pace=1.5",
+            "--duration=200",
+        ],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "verification: 3 games" in output and "— OK" in output, output
+    (rounds,) = re.findall(r"rounds: (\d+) planned, (\d+) acknowledged, (\d+) stored", output)
+    assert len(set(rounds)) == 1, output
+    assert "lost or doubled: none" in output, output
+    for fault in ("app server A killed", "Redis restarted", "PostgreSQL restarted"):
+        (line,) = [
+            line
+            for line in output.splitlines()
+            if line.startswith(f"{fault} at round") and "saves resumed" in line
+        ]
+        assert "inf s" not in line, line
+    assert "requests failed outside the faults: 0" in output, output
+    # Every answer understood: no referee stopped on one.
+    assert " stopped: " not in output and "unknown status" not in output, output
