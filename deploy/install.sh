@@ -107,6 +107,11 @@ if [[ ! -f $ENV_FILE ]]; then
 else
   echo "kept as it is (its secret key stays)"
 fi
+# The web push key pair (notifications), made once: a new pair would end every subscription.
+if ! grep -q '^VAPID_PRIVATE_KEY=.' "$ENV_FILE"; then
+  (cd "$APP" && SECRET_KEY=unused "$VENV/bin/python" manage.py vapid_keys) >>"$ENV_FILE"
+  echo "web push keys generated"
+fi
 chown root:yaniv "$ENV_FILE"
 chmod 640 "$ENV_FILE"
 
@@ -138,7 +143,8 @@ fi
 
 say "systemd units and Caddy"
 install -m 644 "$APP"/deploy/systemd/yaniv-club@.service "$APP"/deploy/systemd/yaniv-club-backup.service \
-  "$APP"/deploy/systemd/yaniv-club-backup.timer /etc/systemd/system/
+  "$APP"/deploy/systemd/yaniv-club-backup.timer "$APP"/deploy/systemd/yaniv-club-tasks.service \
+  /etc/systemd/system/
 install -d /etc/systemd/system/caddy.service.d
 cat >/etc/systemd/system/caddy.service.d/yaniv-club.conf <<EOF
 [Service]
@@ -151,13 +157,14 @@ if ! cmp -s "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile; then
 fi
 (set -a && . "$CONF/caddy.env" && caddy validate --config /etc/caddy/Caddyfile --adapter caddyfile >/dev/null 2>&1) \
   || { echo "Caddy refuses /etc/caddy/Caddyfile" >&2; exit 1; }
-UNITS=(postgresql redis-server caddy yaniv-club-backup.timer)
+UNITS=(postgresql redis-server caddy yaniv-club-backup.timer yaniv-club-tasks)
 for port in "${PORTS[@]}"; do UNITS+=("yaniv-club@$port"); done
 if systemd_running; then
   systemctl daemon-reload
   systemctl enable --now "${UNITS[@]}"
   # A second run: the app servers and Caddy take the code and configuration as they are now.
   for port in "${PORTS[@]}"; do systemctl restart "yaniv-club@$port"; done
+  systemctl restart yaniv-club-tasks
   systemctl reload-or-restart caddy
 else
   systemctl enable "${UNITS[@]}"

@@ -44,7 +44,8 @@ say "Migrate, collectstatic"
 /usr/local/bin/yaniv-manage migrate --noinput
 (set -a && . "$ENV_FILE" && cd "$APP" && "$VENV/bin/python" manage.py collectstatic --noinput -v 0)
 install -m 644 "$APP"/deploy/systemd/yaniv-club@.service "$APP"/deploy/systemd/yaniv-club-backup.service \
-  "$APP"/deploy/systemd/yaniv-club-backup.timer /etc/systemd/system/
+  "$APP"/deploy/systemd/yaniv-club-backup.timer "$APP"/deploy/systemd/yaniv-club-tasks.service \
+  /etc/systemd/system/
 systemctl daemon-reload
 
 say "App servers, one at a time"
@@ -66,5 +67,8 @@ if ! cmp -s "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile; then
   install -m 644 "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile
 fi
 systemctl reload caddy
+# The worker finishes its task on SIGTERM; what waits stays in the database for the new one.
+systemctl enable yaniv-club-tasks
+systemctl restart yaniv-club-tasks
 
 say "Done: $(cd "$APP" && "$VENV/bin/python" -c 'import importlib.metadata as m; print("yaniv-club", m.version("yaniv-club"))')"
