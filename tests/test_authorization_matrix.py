@@ -155,6 +155,9 @@ def private_world() -> dict[str, Any]:
             "club_id": club.pk,
             "entry_id": entry.pk,
             "table": 1,
+            # A seat of a table code's page; a forged "Stop these" token of a message.
+            "position": 1,
+            "token": "1:forged",
         },
     }
 

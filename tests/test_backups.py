@@ -19,7 +19,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from tests.snapshots import SNAPSHOT, manage, ok, own_database
-from yaniv_club import backups
+from tournaments import backups
 
 
 @pytest.fixture

@@ -23,7 +23,13 @@ def sample(name: str, **labels: str) -> float:
 def test_health_answers_ok_when_the_database_and_the_cache_do(client):
     response = client.get(reverse("health"))
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.json() == {
+        "status": "ok",
+        "database": "ok",
+        "cache": "ok",
+        "tasks": "ok",
+        "tasks_waiting_seconds": 0,
+    }
 
 
 @pytest.mark.django_db
@@ -34,7 +40,13 @@ def test_health_answers_503_naming_the_cache_when_it_does_not_answer(client, mon
     monkeypatch.setattr(cache, "get", refused)
     response = client.get(reverse("health"))
     assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": "ok", "cache": "unavailable"}
+    assert response.json() == {
+        "status": "error",
+        "database": "ok",
+        "cache": "unavailable",
+        "tasks": "ok",
+        "tasks_waiting_seconds": 0,
+    }
 
 
 @pytest.mark.django_db

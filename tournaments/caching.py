@@ -47,7 +47,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
 
-from yaniv_club import metrics
+from tournaments import metrics
 
 # How long a kept answer may be served at most, in seconds.
 FRAGMENT_SECONDS = 10 * 60

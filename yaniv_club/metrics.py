@@ -20,26 +20,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
-from prometheus_client import Counter
 
 LOOPBACK = {"127.0.0.1", "::1"}
-
-ROUND_SAVES = Counter(
-    "yaniv_round_saves", "Rounds saved from the referees' phones (the same round sent twice: once)"
-)
-CACHE_LOOKUPS = Counter(
-    "yaniv_cache_lookups",
-    "Kept answers looked for: fragment, part of a page or download; hit or miss",
-    ["kind", "result"],
-)
-RENDERS_REFUSED = Counter(
-    "yaniv_render_slot_refusals",
-    "PDF or CSV renders refused (503, Retry-After) because every render slot was taken",
-)
-
-
-def looked_up(kind: str, found: object) -> None:
-    CACHE_LOOKUPS.labels(kind=kind, result="miss" if found is None else "hit").inc()
 
 
 def operator(request: HttpRequest) -> bool:
@@ -53,7 +35,8 @@ def operator(request: HttpRequest) -> bool:
 def metrics(request: HttpRequest) -> HttpResponse:
     if not operator(request):
         raise Http404
-    # Imported here: the counters above are used by the models, which need no view.
+    # Imported here: only the operator's scrape needs the exporter (the counters live in
+    # tournaments/metrics.py).
     from django_prometheus.exports import ExportToDjangoView  # type: ignore[import-untyped]
 
     return ExportToDjangoView(request)

@@ -25,10 +25,9 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
-from tournaments import clock, signals
+from tournaments import clock, metrics, signals
 from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
-from yaniv_club import metrics
 
 logger = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from yaniv_club import backups
+from tournaments import backups
 
 
 class Command(BaseCommand):
