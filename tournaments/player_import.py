@@ -499,12 +499,15 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
         in_clubs |= Q(club__isnull=True)
     players_by_number: dict[tuple[int | None, str], Player] = {}
     players_by_name: dict[tuple[int | None, str], list[Player]] = {}
+    shown: set[int] = set()  # the players the director may see
     if club_ids or "" in wanted:
         # A look-alike is named to the director: only players they may see (`shown`, issue 22).
         players = Player.objects.filter(in_clubs).annotate(
             shown=Exists(access.visible_players(by).filter(pk=OuterRef("pk")))
         )
         for player in players.select_related("club").order_by("pk"):
+            if player.shown:
+                shown.add(player.pk)
             if player.member_number:
                 players_by_number[(player.club_id, player.member_number)] = player
             players_by_name.setdefault((player.club_id, fold(player.name)), []).append(player)
@@ -512,9 +515,9 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
     # The club's players by their names folded (accents too), for the look-alikes.
     alike: dict[int | None, names.NameIndex] = {}
     for (club_id, _), namesakes in players_by_name.items():
-        for player in namesakes:
-            alike.setdefault(club_id, names.NameIndex()).add(player.pk, player.name)
-    by_pk = {player.pk: player for group in players_by_name.values() for player in group}
+        for namesake in namesakes:
+            alike.setdefault(club_id, names.NameIndex()).add(namesake.pk, namesake.name)
+    by_pk = {namesake.pk: namesake for group in players_by_name.values() for namesake in group}
 
     lines: list[Line] = []
     matched: dict[int, Row] = {}  # player pk → the row that matched them
@@ -537,7 +540,7 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
                 by_pk[pk]  # type: ignore[index]
                 for pk, _ in (index.alike(row.name) if index else [])
                 # Only a player the director may see is named (issue 22, finding 4).
-                if by_pk[pk].shown  # type: ignore[index]
+                if pk in shown
                 # A member number each, and not the same: two people.
                 and not (row.member_number and by_pk[pk].member_number)  # type: ignore[index]
             ]

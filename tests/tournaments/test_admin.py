@@ -223,7 +223,7 @@ def test_a_staff_co_director_cannot_drop_the_creator_in_the_admin(world):
     request = RequestFactory().post("/")
     request.user = zoe
     request.session = SessionBase()
-    request._messages = FallbackStorage(request)
+    request._messages = FallbackStorage(request)  # type: ignore[attr-defined]
 
     class DirectorsForm:
         """The change form as the admin saves it: its directors field says Zoe alone."""
