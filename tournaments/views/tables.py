@@ -51,6 +51,7 @@ from tournaments.models import (
     Session,
     SheetChanged,
     Table,
+    TableCode,
 )
 from tournaments.models.games import describe_entries
 from tournaments.sheets import EntrySheet, GameSheet
@@ -343,10 +344,41 @@ def _device_texts(ruleset: str) -> dict[str, Any]:
         ),
         "apply_anyway": gettext("Apply mine anyway"),
         "discard_mine": gettext("Discard mine"),
-        "closed": gettext(
-            "This table no longer takes changes from you (%(reason)s) — your %(count)s "
-            "changes are kept on this phone: show them to the director."
+        "closed": forms_of(
+            "Not sent: %(count)s change is kept on this phone (see above).",
+            "Not sent: %(count)s changes are kept on this phone (see above).",
         ),
+        "closed_title": gettext("This phone can no longer record at this table"),
+        "closed_why": gettext("Why: %(reason)s."),
+        "closed_kept": forms_of(
+            "%(count)s change typed here is not stored. It stays on this phone until it is "
+            "stored or you delete it: read it out or copy it for the director.",
+            "%(count)s changes typed here are not stored. They stay on this phone until they "
+            "are stored or you delete them: read them out or copy them for the director.",
+        ),
+        "closed_nothing": gettext("Nothing typed on this phone waits to be stored."),
+        "pending_text": gettext("Not stored yet, as text"),
+        "copy": gettext("Copy the text"),
+        "copied": gettext("Copied"),
+        "delete_kept": gettext("Delete them from this phone"),
+        "delete_confirm": forms_of(
+            "Delete the %(count)s change from this phone? It is not stored anywhere else.",
+            "Delete the %(count)s changes from this phone? They are not stored anywhere else.",
+        ),
+        "line_record": gettext("Round %(number)s: %(entries)s"),
+        "line_correct": gettext("Correction of round %(number)s: %(entries)s"),
+        "line_undo": gettext("Undo of the last round: %(entries)s"),
+        "yaniv_note": gettext("(Yaniv)"),
+        "emptied_note": gettext("(emptied)"),
+        "along_note": gettext("(along)"),
+        "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
+        "moved": gettext("Your round %(from)s is now round %(to)s."),
+        "undo_round": gettext("Undo round %(number)s"),
+        "waiting_behind": forms_of(
+            "Waiting behind it, sent after your choice: %(changes)s.",
+            "%(count)s changes wait behind it, sent after your choice: %(changes)s.",
+        ),
+        "undo_why": gettext("why round %(number)s goes"),
         "refused": gettext("Not stored: %(reason)s"),
         "correct_round": gettext("Correct round %(number)s"),
         "reason": gettext("Reason"),
@@ -524,7 +556,13 @@ def table_detail(
         current = access.public_table_poll(table_id)
         if current == (_int_or_none(since), request.GET.get("clock", "")):
             return HttpResponse(status=204)
-    table = access.get_table_for_viewer(request, table_id, code)
+    try:
+        table = access.get_table_for_viewer(request, table_id, code)
+    except Http404:
+        closed = access.closed_code(code) if code is not None else None
+        if closed is None:
+            raise
+        return _closed_code_page(request, closed)
     # The pages poll: nothing changed, nothing to swap. "Changed" is the game's version or
     # the session clock's state (its token, read off the session row loaded with the table:
     # no query; it moves when the director changes the clock and once when the time is up).
@@ -556,6 +594,22 @@ def table_detail(
         context = _live_context(request, table, code=code)
         return HttpResponse(_part(request, "sheet", context, _kept(table, context)))
     return _render_live(request, table, code=code, keep=True)
+
+
+def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpResponse:
+    """A table code that no longer opens its table (or not yet): why, in words; on a phone
+    that still holds rounds typed there, those rounds, to read out or copy (table.js)."""
+    table = closed.table
+    if request.htmx:
+        # A poll of a page opened while the code worked: nothing to swap (the page asks why).
+        return HttpResponse(status=410)
+    context = {
+        "table": table,
+        "tournament": table.session.tournament,
+        "reason": closed.why_not_working,
+        "device_texts": _device_texts(table.game.ruleset.name),
+    }
+    return render(request, "tournaments/code_closed.html", context, status=410)
 
 
 @require_POST
@@ -854,11 +908,20 @@ def dispute(
 
 
 def _conflict(
-    request: HtmxHttpRequest, table: Table, conflict: RoundConflict, code: str | None
+    request: HtmxHttpRequest,
+    table: Table,
+    conflict: RoundConflict,
+    code: str | None,
+    device: bool = False,
 ) -> dict[str, Any]:
-    """The stored round and the referee's own, side by side, with what it takes to replace."""
+    """The stored round and the referee's own, side by side, with what it takes to replace.
+
+    `device`: the phone's outbox asks (tables:sync), which may also record its round after
+    the stored ones."""
     existing = conflict.existing
-    if code is None and access.can_see_names(request.user, table) and existing.entered_by:
+    if code is None and existing.entered_by_id == request.user.pk:
+        who = gettext("another phone of yours")
+    elif code is None and access.can_see_names(request.user, table) and existing.entered_by:
         who = existing.entered_by.get_username()
     else:
         who = gettext("another device")
@@ -877,6 +940,8 @@ def _conflict(
             for value in values
         ],
         "version": table.game.version,
+        "device": device,
+        "next": table.game.round_count + 1,
     }
 
 
@@ -897,12 +962,20 @@ def sync(
         entrant = access.get_entrant(request, table_id, code)
     except PermissionDenied as refused:
         # E.g. the sheet was signed off meanwhile: the device keeps its changes and says so.
-        return JsonResponse({"status": "closed", "message": str(refused)}, status=403)
+        why = str(refused)
+        if not request.user.is_authenticated and code is None:
+            why = str(access.LOGGED_OUT)
+        return JsonResponse({"status": "closed", "message": why}, status=403)
     except Http404:
         if code is None:
-            raise
-        # A code revoked, or a session finished, while the phone was offline.
-        message = gettext("this table's code no longer works")
+            if request.user.is_authenticated:
+                raise
+            # A referee logged out (or their session expired) while the phone was offline: a
+            # private tournament's table stays not found, but the phone learns why it may not.
+            message = str(access.LOGGED_OUT)
+            return JsonResponse({"status": "closed", "message": message}, status=404)
+        # A code revoked, or a session finished, while the phone was offline: why, in words.
+        message = access.why_code_closed(code)
         return JsonResponse({"status": "closed", "message": message}, status=403)
     table = entrant.table
     game = table.game
@@ -910,6 +983,18 @@ def sync(
     if not change.is_valid():
         return _refused(change.errors.as_text())
     action, client_id = change.cleaned_data["action"], change.cleaned_data["client_id"]
+    # The version of the sheet the device made the change on (older pages send none for a
+    # round): a device whose copy is not that version plus its change gets the stored game,
+    # and so does one meeting a conflict or a stale change.
+    base = change.cleaned_data["version"]
+
+    def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
+        behind = base is not None and game.version != base + (status == "stored")
+        if behind or status in ("conflict", "stale"):
+            extra["state"] = _device_state(GameSheet.load(game))
+        body = {"status": status, "version": game.version, **extra}
+        return JsonResponse(body, status=http_status)
+
     try:
         if action == "undo":
             reasoned = ReasonForm(request.POST)
@@ -938,7 +1023,7 @@ def sync(
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request),
+                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request, base),
                     by=entrant.by,
                     client_id=client_id,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
@@ -948,30 +1033,24 @@ def sync(
             except RoundConflict as conflict:
                 context = {
                     "table": table,
-                    "conflict": _conflict(request, table, conflict, code),
+                    "conflict": _conflict(request, table, conflict, code, device=True),
                     **_address(table, code),
                 }
                 html = render_to_string("tournaments/table.html#conflict", context, request)
-                return JsonResponse(
-                    {"status": "conflict", "version": game.version, "html": html}, status=409
-                )
+                game.refresh_from_db(fields=["version"])
+                return answer("conflict", 409, html=html)
             if game.version == before:
-                # The same round was stored already (another device, or a lost answer).
-                return JsonResponse({"status": "same", "version": game.version})
-    except AlreadyApplied as done:
-        return JsonResponse({"status": "replayed", "version": done.version})
+                # The same round was stored already (another device typed it too).
+                return answer("same")
+    except AlreadyApplied:
+        game.refresh_from_db(fields=["version"])
+        return answer("replayed")
     except SheetChanged:
-        return JsonResponse(
-            {
-                "status": "stale",
-                "version": table.game.version,
-                "message": _sentence(SheetChanged()),
-            },
-            status=409,
-        )
+        game.refresh_from_db(fields=["version"])
+        return answer("stale", 409, message=_sentence(SheetChanged()))
     except GameError as error:
         return _refused(_sentence(error))
-    return JsonResponse({"status": "stored", "version": game.version})
+    return answer("stored")
 
 
 def _int_or_none(text: str) -> int | None:
@@ -989,12 +1068,30 @@ class FormRefused(Exception):
         self.form = form
 
 
-def _parsed(sheet: EntrySheet, request: HtmxHttpRequest) -> tuple[rules.Round, int]:
-    """A round's entries and number off the posted form, checked against the locked seats."""
+def _parsed(
+    sheet: EntrySheet, request: HtmxHttpRequest, base: int | None = None
+) -> tuple[rules.Round, int]:
+    """A round's entries and number off the posted form, checked against the locked seats.
+
+    `base`: the version the device typed the round on. A device that knew the stored sheet
+    as it is now and still numbers its round among the stored ones is behind on its own
+    rounds, not meeting another device's: never "already stored", a choice to show."""
     form = RoundForm(sheet, request.POST)
     if not form.is_valid():
         raise FormRefused(form)
-    return form.entries, form.cleaned_data["number"]
+    entries, number = form.entries, form.cleaned_data["number"]
+    game = sheet.game
+    client_id = form.cleaned_data["client_id"]
+    if (
+        base is not None
+        and game.version <= base
+        and number <= game.round_count
+        and not GameChange.objects.filter(client_id=client_id).exists()
+    ):
+        rows = game.rows()
+        existing = rows.rounds[number - 1]
+        raise RoundConflict(existing, rows.entries(existing), entries)
+    return entries, number
 
 
 def _errors(form: forms.Form) -> str:
