@@ -281,7 +281,7 @@ def test_a_phone_in_step_gets_no_copy_of_the_game_and_one_behind_gets_it(
     # round 2: its copy would miss the correction, so the answer carries the stored game.
     game = table.game
     game.refresh_from_db()
-    corrected = {**ANN_CALLS, "hands": {**ANN_CALLS["hands"], "Bart": 2}}
+    corrected = {"hands": {"Ann": 3, "Bart": 2, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"}
     game.correct_round(
         1, rules_round(corrected), by=referee, reason="Bart had 2", version=game.version
     )

@@ -46,6 +46,7 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
+    Registration,
     Round,
     RoundConflict,
     Session,
@@ -152,6 +153,7 @@ LIVE_VALUES = (
     "history_count",
     "device_state",
     "device_texts",
+    "withdrawn_seated",
 )
 
 
@@ -227,7 +229,21 @@ def _live_values(
         # The device's copy of the game and the words it needs offline (editable pages).
         "device_state": _device_state(sheet) if editable else None,
         "device_texts": _device_texts(sheet.ruleset.name) if editable else None,
+        "withdrawn_seated": _withdrawn_seated(sheet) if not game.finished else [],
     }
+
+
+def _withdrawn_seated(sheet: GameSheet) -> list[str]:
+    """The players at this unfinished table who withdrew from the tournament: the table
+    keeps playing them until the director decides, and the page says so."""
+    table = sheet.game.table
+    seated = {seat.player_id: seat.player.name for seat in sheet.seats}
+    withdrawn = Registration.objects.filter(
+        tournament_id=table.session.tournament_id,
+        player_id__in=seated,
+        withdrawn_at__isnull=False,
+    ).values_list("player_id", flat=True)
+    return [seated[player] for player in seated if player in set(withdrawn)]
 
 
 def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
@@ -419,6 +435,9 @@ def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> Safe
     viewer may read it: written here rather than by the template, which took a tag per
     line and a translation per tag, fifty times over."""
     someone, referee, director = gettext("someone"), gettext("the referee"), gettext("a director")
+    # A session kept by table codes has no referee: its rounds come from a phone at the table.
+    if table.session.by_table_codes:
+        referee = gettext("a phone at the table")
     with_round = gettext("%(who)s %(action)s round %(number)s")
     without_round = gettext("%(who)s %(action)s")
     reason_text = gettext(": “%(reason)s”")
@@ -870,7 +889,8 @@ def confirm(
         if seat is None:
             raise Http404("No such seat.")
         try:
-            signed = table.game.confirm(seat, by=entrant.by, version=form.cleaned_data["version"])
+            version = _agreeing_version(table.game, form.cleaned_data["version"])
+            signed = table.game.confirm(seat, by=entrant.by, version=version)
         except (GameError, SheetChanged) as error:
             message = _sentence(error)
         else:
@@ -882,6 +902,24 @@ def confirm(
                 else gettext("%(name)s agrees.") % {"name": seat.player.name}
             )
     return _render_live(request, table, message=message, code=code)
+
+
+# What a player agrees to: the rounds and the game's end, not who else agreed or asked.
+_SHEET_CHANGES = (
+    GameChange.Action.RECORD,
+    GameChange.Action.CORRECT,
+    GameChange.Action.UNDO,
+    GameChange.Action.END,
+    GameChange.Action.RESOLVE,
+)
+
+
+def _agreeing_version(game: Game, seen: int) -> int:
+    """The version an "I agree" is taken on: the page's, or the current one when only other
+    players' agreements, questions or answers came since (a phone behind another's "I agree"
+    still agrees to the same sheet)."""
+    changed = game.changes.filter(version__gt=seen, action__in=_SHEET_CHANGES).exists()
+    return seen if changed else game.version
 
 
 @require_POST
