@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import PASSWORD, make_table, make_user, record
+from tests.factories import PASSWORD, entries, make_table, make_user, record
 from tournaments.models import Dispute, Registration, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +45,7 @@ def test_an_i_agree_from_a_page_behind_a_correction_is_refused(client, tournamen
     game = table.game
     game.refresh_from_db()
     seen = game.version
-    corrected = {**DIRK_45, "hands": {**DIRK_45["hands"], "Bart": 2}}
-    from tests.factories import entries
+    corrected = {"hands": {"Ann": 0, "Bart": 2, "Chris": 1, "Dirk": 45}, "yaniv": "Ann"}
 
     game.correct_round(1, entries(corrected), by=director, reason="Bart had 2", version=seen)
     response = client.post(
