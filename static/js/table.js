@@ -876,10 +876,30 @@
         words.push(t(texts.discarded, { number: dropped.number, entries: describe(dropped) }));
       }
       moved.forEach(function (move) { words.push(t(texts.moved, move)); });
-      if (words.length) announce(words.join(" "));
+      showMoved(words.join(" "));
       renderPending();
       return flush();
     });
+  }
+
+  // What a choice did to the referee's own rounds, beside the status until the next round is
+  // typed: the "saved" of the rounds sent after it must not hide it.
+  function showMoved(text) {
+    var note = document.getElementById("device-moved");
+    if (!text) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "device-moved";
+      note.className = "notice";
+      note.setAttribute("role", "status");
+      var status = document.getElementById("save-status");
+      if (status) status.after(note);
+      else live.insertBefore(note, live.firstChild);
+    }
+    note.textContent = text;
   }
 
   // The outbox after a choice: each round numbered after the stored sheet and the changes
@@ -1118,6 +1138,7 @@
       var preview = document.getElementById("preview");
       if (preview) preview.innerHTML = "";
       announce(t(texts.saved_here, { number: number }), false);
+      showMoved("");
       queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
         var first = form.querySelector("input.hand:not([disabled])");
         if (first) first.focus();
