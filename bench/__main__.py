@@ -1,4 +1,4 @@
-"""python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads} [options]: one
+"""python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads,chaos} [options]: one
 benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
@@ -20,12 +20,14 @@ BENCHMARKS = {
     "ratings": "recompute the ratings of 10,000 games against the openskill calls alone",
     "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
     "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
+    "chaos": "seeded games on the offline table page: drops, reloads, a second phone (Chromium)",
 }
 
 
 def usage() -> str:
     lines = [
-        "usage: python -m bench {standings,pdf,hotpath,load,ratings,seasons,downloads} [options]",
+        "usage: python -m bench"
+        " {standings,pdf,hotpath,load,ratings,seasons,downloads,chaos} [options]",
         "",
     ]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]

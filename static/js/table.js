@@ -136,7 +136,14 @@
     var serverKept = rounds.length;
     outbox.forEach(function (op) {
       if (op.action === "record" && op.problem && op.problem.status === "conflict") {
-        // Shown beside the stored round until the referee chooses: not a row of the sheet.
+        // Shown beside the stored round (which has its number) until the referee chooses:
+        // not a row of the sheet.
+        return;
+      }
+      if (op.action === "record" && op.number <= server.rounds.length &&
+          sameRecord(server.rounds[op.number - 1], entriesOf(op.fields))) {
+        // Stored already, its answer lost (a drop mid-request): the server's sheet has it,
+        // and sending it again is answered "replayed".
         return;
       }
       if (op.action === "record") {
