@@ -774,7 +774,7 @@
     var text;
     var kind;
     if (closed) {
-      text = t(plural(texts.closed, outbox.length), { count: outbox.length });
+      text = t(texts.closed, { count: outbox.length });
       kind = "closed";
     } else if (problem) {
       text = problem.problem.status === "conflict" ? texts.conflict
@@ -825,7 +825,7 @@
       if (behind.length) {
         var note = document.createElement("p");
         note.className = "waiting-behind";
-        note.textContent = t(plural(texts.waiting_behind, behind.length), {
+        note.textContent = t(texts.waiting_behind, {
           count: behind.length, changes: behind.map(describeLine).join("; "),
         });
         var section = slot.querySelector("section") || slot;
@@ -982,7 +982,7 @@
       escapeHtml(texts.closed_title) + "</h2>" + why;
     if (outbox.length) {
       var text = outbox.map(describeLine).join("\n");
-      html += "<p>" + escapeHtml(t(plural(texts.closed_kept, outbox.length), { count: outbox.length })) + "</p>" +
+      html += "<p>" + escapeHtml(t(texts.closed_kept, { count: outbox.length })) + "</p>" +
         '<label for="pending-text">' + escapeHtml(texts.pending_text) + '</label><textarea id="pending-text" readonly rows="' +
         Math.min(8, outbox.length + 1) + '">' + escapeHtml(text) + "</textarea>" +
         '<div class="choices"><button type="button" class="primary" data-closed="copy">' + escapeHtml(texts.copy) + "</button>" +
@@ -1007,7 +1007,7 @@
         document.execCommand("copy");
         done();
       }
-    } else if (button.dataset.closed === "delete" && window.confirm(t(plural(texts.delete_confirm, outbox.length), { count: outbox.length }))) {
+    } else if (button.dataset.closed === "delete" && window.confirm(t(texts.delete_confirm, { count: outbox.length }))) {
       change(function (saved) { saved.outbox = []; }).then(function () { close(closed); });
     }
   });

@@ -360,26 +360,21 @@ def _device_texts(ruleset: str) -> dict[str, Any]:
         ),
         "apply_anyway": gettext("Apply mine anyway"),
         "discard_mine": gettext("Discard mine"),
-        "closed": forms_of(
-            "Not sent: %(count)s change is kept on this phone (see above).",
-            "Not sent: %(count)s changes are kept on this phone (see above).",
-        ),
+        # Counted without plurals: the same sentence whatever the number.
+        "closed": gettext("Not sent, kept on this phone (see above): %(count)s."),
         "closed_title": gettext("This phone can no longer record at this table"),
         "closed_why": gettext("Why: %(reason)s."),
-        "closed_kept": forms_of(
-            "%(count)s change typed here is not stored. It stays on this phone until it is "
-            "stored or you delete it: read it out or copy it for the director.",
-            "%(count)s changes typed here are not stored. They stay on this phone until they "
-            "are stored or you delete them: read them out or copy them for the director.",
+        "closed_kept": gettext(
+            "Typed here and not stored: %(count)s. It all stays on this phone until it is "
+            "stored or you delete it: read it out or copy it for the director."
         ),
         "closed_nothing": gettext("Nothing typed on this phone waits to be stored."),
         "pending_text": gettext("Not stored yet, as text"),
         "copy": gettext("Copy the text"),
         "copied": gettext("Copied"),
         "delete_kept": gettext("Delete them from this phone"),
-        "delete_confirm": forms_of(
-            "Delete the %(count)s change from this phone? It is not stored anywhere else.",
-            "Delete the %(count)s changes from this phone? They are not stored anywhere else.",
+        "delete_confirm": gettext(
+            "Delete what this phone keeps of this table (%(count)s)? It is stored nowhere else."
         ),
         "line_record": gettext("Round %(number)s: %(entries)s"),
         "line_correct": gettext("Correction of round %(number)s: %(entries)s"),
@@ -390,9 +385,8 @@ def _device_texts(ruleset: str) -> dict[str, Any]:
         "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
         "moved": gettext("Your round %(from)s is now round %(to)s."),
         "undo_round": gettext("Undo round %(number)s"),
-        "waiting_behind": forms_of(
-            "Waiting behind it, sent after your choice: %(changes)s.",
-            "%(count)s changes wait behind it, sent after your choice: %(changes)s.",
+        "waiting_behind": gettext(
+            "Waiting behind it, sent after your choice (%(count)s): %(changes)s."
         ),
         "undo_why": gettext("why round %(number)s goes"),
         "refused": gettext("Not stored: %(reason)s"),
