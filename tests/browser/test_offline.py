@@ -257,7 +257,9 @@ def test_a_phone_back_after_the_sign_off_keeps_its_change_and_says_why(
     expect(closed.locator("textarea")).to_have_value(
         "Round 4: Ann 0 (Yaniv), Bart 1, Chris 1, Dirk 45"
     )
-    expect(page.locator("#save-status")).to_contain_text("Not sent, kept on this phone (see above): 1.")
+    expect(page.locator("#save-status")).to_contain_text(
+        "Not sent, kept on this phone (see above): 1."
+    )
     assert Round.objects.count() == 3
     assert len(outbox(page)) == 1
 

@@ -173,8 +173,7 @@ def test_a_conflict_on_a_round_keeps_the_rounds_queued_behind_it_and_replays_the
     mine = describe_entries(typed(ROUNDS[1]))
     round_3, round_4 = describe_entries(typed(ROUNDS[2])), describe_entries(typed(ROUND_4))
     expect(conflict.locator(".waiting-behind")).to_have_text(
-        f"Waiting behind it, sent after your choice (2): Round 3: {round_3}; "
-        f"Round 4: {round_4}."
+        f"Waiting behind it, sent after your choice (2): Round 3: {round_3}; Round 4: {round_4}."
     )
     expect(page.locator("tr.pending-row")).to_have_count(2)
     assert stored_rounds(table) == [typed(ROUNDS[0]), typed(OTHERS)]
