@@ -1204,8 +1204,9 @@
     if (!target || (target.id !== "sheet" && target.id !== "live")) return;
     live = document.getElementById("live") || live;
     if (!document.getElementById("game-state")) {
-      // The server drew the follower's sheet: this device may no longer record here.
-      probeAccess();
+      // The server drew the follower's sheet (signed off, or this device may no longer record
+      // here): with changes still on the phone, ask why.
+      if (outbox.length) probeAccess();
       return;
     }
     var wasFinished = server && server.finished;

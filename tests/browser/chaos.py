@@ -271,6 +271,14 @@ class Game:
         number = problem["number"]
         choice = self.rng.choice(["keep", "replace", "after"])
         self.figures.choices[choice] += 1
+        stored = self.table.game.rows()
+        if number <= len(stored.rounds):
+            existing = key_of(stored.entries(stored.rounds[number - 1]))
+            if existing in self.typed_here or existing == mine:
+                # The phone met its own round: no other device made this conflict.
+                self.figures.problems.append(
+                    f"seed {self.seed}: a conflict with its own round {number}; {self.state()}"
+                )
         if choice == "keep":
             panel.get_by_role("link", name="Keep the stored round").click()
             self.given_up.add(mine)

@@ -287,3 +287,34 @@ def test_a_blank_table_says_nothing_is_saved_and_grows_its_undo_and_question_par
     expect(tools.get_by_role("button", name="Undo round 1")).to_be_visible()
     options = page.locator(".something-wrong select[name=round] option")
     expect(options).to_have_text([re.compile("whole sheet"), "1"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_referee_logged_out_elsewhere_keeps_the_pending_round_and_is_told_to_log_in(
+    live_server, context: BrowserContext, page: Page, table, referee, table_url
+):
+    log_in(page, live_server.url, referee)
+    open_for_offline(page, table_url)
+    context.set_offline(True)
+    record_offline(page, 1, ROUNDS[0])
+    # Another tab of the phone logs the account out meanwhile.
+    context.set_offline(False)
+    other = context.new_page()
+    other.goto(live_server.url + reverse("public:home"))
+    other.get_by_role("button", name="Log out").click()
+    other.close()
+
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    closed = page.locator("#device-closed")
+    expect(closed).to_contain_text(
+        "Why: you are no longer logged in on this phone: log in again to send them."
+    )
+    line = "Round 1: Ann 20, Bart 5, Chris 9 (Yaniv), Dirk 10"
+    expect(closed.get_by_label("Not stored yet, as text")).to_have_value(line)
+    assert len(outbox(page)) == 1 and Round.objects.count() == 0
+
+    # Logged in again, the page sends it.
+    log_in(page, live_server.url, referee)
+    page.goto(table_url)
+    expect_saved(page)
+    assert stored_rounds(table) == [typed(ROUNDS[0])]
