@@ -273,8 +273,8 @@ class Game:
         self.figures.choices[choice] += 1
         stored = self.table.game.rows()
         if number <= len(stored.rounds):
-            existing = key_of(stored.entries(stored.rounds[number - 1]))
-            if existing in self.typed_here or existing == mine:
+            occupant = key_of(stored.entries(stored.rounds[number - 1]))
+            if occupant in self.typed_here or occupant == mine:
                 # The phone met its own round: no other device made this conflict.
                 self.figures.problems.append(
                     f"seed {self.seed}: a conflict with its own round {number}; {self.state()}"
