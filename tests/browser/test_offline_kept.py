@@ -9,6 +9,7 @@ the engine (scoring.rules) say what should be stored.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -290,20 +291,16 @@ def test_a_blank_table_says_nothing_is_saved_and_grows_its_undo_and_question_par
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_referee_logged_out_elsewhere_keeps_the_pending_round_and_is_told_to_log_in(
+def test_a_referee_logged_out_keeps_the_pending_round_and_is_told_to_log_in(
     live_server, context: BrowserContext, page: Page, table, referee, table_url
 ):
     log_in(page, live_server.url, referee)
     open_for_offline(page, table_url)
     context.set_offline(True)
     record_offline(page, 1, ROUNDS[0])
-    # Another tab of the phone logs the account out meanwhile.
+    # The account's session ends while the phone is offline (it expired, or a log-out).
+    context.clear_cookies(name="sessionid")
     context.set_offline(False)
-    other = context.new_page()
-    other.goto(live_server.url + reverse("public:home"))
-    other.get_by_role("button", name="Log out").click()
-    other.close()
-
     page.evaluate("window.dispatchEvent(new Event('online'))")
     closed = page.locator("#device-closed")
     expect(closed).to_contain_text(
@@ -318,3 +315,24 @@ def test_a_referee_logged_out_elsewhere_keeps_the_pending_round_and_is_told_to_l
     page.goto(table_url)
     expect_saved(page)
     assert stored_rounds(table) == [typed(ROUNDS[0])]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_offline_note_writes_the_sites_24_hour_time_whatever_the_browsers_locale(
+    live_server, browser, table, settings
+):
+    settings.LIVE_POLL_SECONDS = 1
+    # A browser in American English whose clock reads about 3 pm: a 12-hour clock would say
+    # "03:.. PM". (Etc/GMT-N is N hours ahead of UTC.)
+    ahead = (15 - datetime.now(UTC).hour) % 24
+    ahead = ahead - 24 if ahead > 14 else ahead
+    zone = f"Etc/GMT{-ahead:+d}" if ahead else "Etc/GMT"
+    american = browser.new_context(locale="en-US", timezone_id=zone)
+    page = american.new_page()
+    page.goto(live_server.url + reverse("tables:detail", args=[table.pk]))
+    american.set_offline(True)
+    notice = page.locator("#behind-notice")
+    expect(notice).to_be_visible(timeout=5_000)
+    expect(notice).to_contain_text(re.compile(r"last updated 1[4-6]:\d\d"))
+    expect(notice).not_to_contain_text(re.compile("AM|PM"))
+    american.close()
