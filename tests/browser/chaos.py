@@ -259,6 +259,13 @@ class Game:
             return False
         ops = self.outbox()
         problem = next((op for op in ops if op.get("problem")), None)
+        if problem is not None and problem["problem"]["status"] == "stale":
+            # A replacement chosen on a sheet another phone changed since: the referee still
+            # wants theirs (what "replace" meant).
+            self.figures.choices["apply anyway"] += 1
+            panel.get_by_role("button", name="Apply mine anyway").click()
+            expect(self.page.locator("#device-problem .conflict")).to_have_count(0)
+            return True
         if problem is None or problem["problem"]["status"] != "conflict":
             if problem is not None:
                 self.figures.problems.append(f"seed {self.seed}: {problem['problem']}")
