@@ -567,9 +567,12 @@
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
-    return change(function (saved) {
+    // Resolved once the change is written on the device; the sending goes on behind it.
+    var kept = change(function (saved) {
       saved.outbox.push(op);
-    }).then(renderPending).then(flush);
+    });
+    kept.then(renderPending).then(flush);
+    return kept;
   }
 
   function csrfToken() {
@@ -1140,15 +1143,24 @@
       }
       showProblems(form, []);
       var number = fields.number;
-      form.reset();
-      form.querySelector('input[name="number"]').dataset.typed = "";
-      var preview = document.getElementById("preview");
-      if (preview) preview.innerHTML = "";
-      announce(t(texts.saved_here, { number: number }), false);
-      showMoved("");
+      // The form clears once the round is written on the phone, never before: a reload or a
+      // closed tab right after the tap keeps it. Meanwhile the button takes no second tap.
+      var recordButton = document.getElementById("record-button");
+      if (recordButton) recordButton.disabled = true;
       queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
+        form.reset();
+        form.querySelector('input[name="number"]').dataset.typed = "";
+        var preview = document.getElementById("preview");
+        if (preview) preview.innerHTML = "";
+        announce(t(texts.saved_here, { number: number }), false);
+        showMoved("");
+        renderPending();
         var first = form.querySelector("input.hand:not([disabled])");
         if (first) first.focus();
+      }).then(function () {
+        if (recordButton) recordButton.disabled = false;
+      }, function () {
+        if (recordButton) recordButton.disabled = false;
       });
     } else if (form.id === "undo-form") {
       event.preventDefault();
