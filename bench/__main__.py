@@ -1,5 +1,5 @@
-"""python -m bench {standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push} [options]: one
-benchmark on the configured site.
+"""python -m bench {standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push,chaos}
+[options]: one benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
 """
@@ -22,13 +22,14 @@ BENCHMARKS = {
     "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
     "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
     "push": "a draw to 200 subscribed phones; a round's save with 200 subscribers against none",
+    "chaos": "seeded games on the offline table page: drops, reloads, a second phone (Chromium)",
 }
 
 
 def usage() -> str:
     lines = [
         "usage: python -m bench "
-        "{standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push} [options]",
+        "{standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push,chaos} [options]",
         "",
     ]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]

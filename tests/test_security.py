@@ -304,7 +304,8 @@ def stranger(world, who: str) -> Client:
     client = Client()
     if who in ("code_of_another_table", "revoked_code"):
         page = client.get(reverse("codes:detail", args=[world[who]]))
-        assert page.status_code == (200 if who == "code_of_another_table" else 404)
+        # A revoked code's page says why in words (410), and opens nothing.
+        assert page.status_code == (200 if who == "code_of_another_table" else 410)
     elif who != "anonymous":
         client.force_login(world[who])
     return client

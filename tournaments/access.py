@@ -25,7 +25,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
 from tournaments.compiled import Select
@@ -297,6 +297,26 @@ def find_code(request: HttpRequest, code: str) -> TableCode:
         return found if found is not None and found.works else None
 
     return _guessed(request, working)
+
+
+def closed_code(code: str) -> TableCode | None:
+    """A code that opens no table now but was once given out (revoked, its session not
+    started or finished): its page says why in words. None for a code nobody was given.
+    Called after `find_code` refused it, so guesses are counted there."""
+    named = TableCode.named(code)
+    return named if named is not None and not named.works else None
+
+
+def why_code_closed(code: str) -> str:
+    """Why a table code no longer takes rounds, in words."""
+    named = closed_code(code)
+    if named is None:
+        return gettext("this table's code is not known")
+    return named.why_not_working
+
+
+# What a phone is told when its referee's account is no longer logged in on it.
+LOGGED_OUT = gettext_lazy("you are no longer logged in on this phone: log in again to send them")
 
 
 def find_screen(request: HttpRequest, key: str) -> HallScreen:

@@ -260,6 +260,8 @@ class SyncForm(forms.Form):
     # How long ago the device recorded the change (ms, measured on the device): a round typed
     # offline before the time limit counts as played before it.
     typed_ago_ms = forms.IntegerField(min_value=0, required=False)
+    # The version of the sheet the change was made on (a round's too: see views.tables.sync).
+    version = forms.IntegerField(min_value=0, required=False)
 
 
 class VersionForm(forms.Form):

@@ -287,7 +287,8 @@ PASSWORD_RESET_BY_EMAIL = bool(EMAIL_URL)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-LOGIN_REDIRECT_URL = "public:home"
+# A referee comes to keep the score: their tables first (directors see theirs there too).
+LOGIN_REDIRECT_URL = "tables:mine"
 LOGOUT_REDIRECT_URL = "public:home"
 
 # The site speaks English, Dutch and French: the browser's language picks one, the switcher

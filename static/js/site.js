@@ -35,9 +35,11 @@
 (function () {
   var notice = document.getElementById("behind-notice");
   var updated = new Date(document.body.dataset.rendered || Date.now());
+  // The site's own clock, 24 hours as its pages write times ("H:i"), whatever the
+  // browser's locale would say ("9:05 PM").
   function clock(moment) {
-    var lang = document.documentElement.lang || undefined;
-    return moment.toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit" });
+    function two(number) { return (number < 10 ? "0" : "") + number; }
+    return two(moment.getHours()) + ":" + two(moment.getMinutes());
   }
   function isPoll(event) {
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;

@@ -16,7 +16,7 @@
 
   var live = document.getElementById("live");
   var textsNode = document.getElementById("device-texts");
-  if (!live || !live.dataset.sync || !textsNode || !window.YanivEngine || !window.idbKeyval) {
+  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine || !window.idbKeyval) {
     return;
   }
   if (!window.indexedDB) return;
@@ -60,7 +60,9 @@
   function readServer() {
     var node = document.getElementById("game-state");
     rendered = node ? JSON.parse(node.textContent) : null;
-    server = rendered ? JSON.parse(JSON.stringify(rendered)) : null;
+    // A poll sent before a sync's answer may come back after it: the device never goes back
+    // to an older game than it knows.
+    if (rendered && (!server || rendered.version >= server.version)) server = copyOf(rendered);
     originals = {};
   }
 
@@ -77,8 +79,19 @@
 
   function load() {
     return idb.get(key, store).then(function (saved) {
-      return saved || { outbox: [], sheet: null };
+      return saved || { outbox: [], sheet: null, known: null };
     });
+  }
+
+  function copyOf(state) {
+    return JSON.parse(JSON.stringify(state));
+  }
+
+  // The game as this device last knew it stored (a page, a poll, a sync answer), kept with
+  // the outbox in the same IndexedDB write: an offline reload starts from it, never from an
+  // older page the service worker kept.
+  function keepKnown(saved, state) {
+    if (state && (!saved.known || saved.known.version <= state.version)) saved.known = copyOf(state);
   }
 
   // Read-modify-write in one IndexedDB transaction: two tabs never lose each other's changes.
@@ -122,6 +135,17 @@
     var rounds = server.rounds.map(function (round) { return { record: round, pending: null }; });
     var serverKept = rounds.length;
     outbox.forEach(function (op) {
+      if (op.action === "record" && op.problem && op.problem.status === "conflict") {
+        // Shown beside the stored round (which has its number) until the referee chooses:
+        // not a row of the sheet.
+        return;
+      }
+      if (op.action === "record" && op.number <= server.rounds.length &&
+          sameRecord(server.rounds[op.number - 1], entriesOf(op.fields))) {
+        // Stored already, its answer lost (a drop mid-request): the server's sheet has it,
+        // and sending it again is answered "replayed".
+        return;
+      }
       if (op.action === "record") {
         rounds.push({ record: entriesOf(op.fields), pending: op });
       } else if (op.action === "correct" && rounds[op.number - 1]) {
@@ -175,6 +199,8 @@
       result = null; // the server's rounds moved under the outbox: the sync will say how
     }
     var last = Math.max(rounds.length, rendered.rounds.length);
+    // A changed round changes the running totals of every row after it.
+    var prefixAsRendered = true;
     for (var index = 0; index < last; index += 1) {
       var number = index + 1;
       var row = body.querySelector('tr[data-round="' + number + '"]');
@@ -185,8 +211,9 @@
         continue;
       }
       if (row && !row.dataset.device) row.classList.remove("undone");
-      var asRendered = index < rendered.rounds.length && !round.pending &&
+      var asRendered = prefixAsRendered && index < rendered.rounds.length && !round.pending &&
         sameRecord(rendered.rounds[index], round.record);
+      if (!asRendered) prefixAsRendered = false;
       if (asRendered) {
         if (row && row.dataset.device) restoreRow(row);
         continue;
@@ -208,9 +235,44 @@
       }
     });
     table.hidden = rounds.length === 0;
+    var none = document.querySelector("#sheet .no-rounds");
+    if (none) none.hidden = rounds.length !== 0;
     if (result) updateSeats(result);
     updateForm(rounds, result);
+    updateTools(rounds);
     renderStatus();
+  }
+
+  // The parts outside the sheet that follow it: the undo panel (its round), the rounds a
+  // "Something's wrong?" question may be about (the stored ones).
+  function updateTools(rounds) {
+    var tools = document.getElementById("undo-tools");
+    var undoForm = document.getElementById("undo-form");
+    if (tools && undoForm) {
+      var count = rounds.length;
+      var showsUndo = count > 0;
+      undoForm.hidden = !showsUndo;
+      if (!tools.querySelector("form:not([hidden])")) tools.hidden = true;
+      else tools.hidden = false;
+      var undoButton = undoForm.querySelector("button[type=submit]");
+      if (undoButton && count) undoButton.textContent = t(texts.undo_round, { number: count });
+      var reasonInput = undoForm.querySelector('input[name="reason"]');
+      if (reasonInput && count) reasonInput.placeholder = t(texts.undo_why, { number: count });
+    }
+    var select = document.querySelector(".something-wrong select[name=round]");
+    if (select && server) {
+      var stored = server.rounds.length;
+      var options = select.querySelectorAll("option[value]:not([value=''])");
+      for (var n = options.length + 1; n <= stored; n += 1) {
+        var option = document.createElement("option");
+        option.value = n;
+        option.textContent = n;
+        select.appendChild(option);
+      }
+      Array.prototype.forEach.call(options, function (option) {
+        if (parseInt(option.value, 10) > stored) option.remove();
+      });
+    }
   }
 
   // The rows the server drew, kept while the device draws its own in their place.
@@ -505,9 +567,12 @@
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
-    return change(function (saved) {
+    // Resolved once the change is written on the device; the sending goes on behind it.
+    var kept = change(function (saved) {
       saved.outbox.push(op);
-    }).then(renderPending).then(flush);
+    });
+    kept.then(renderPending).then(flush);
+    return kept;
   }
 
   function csrfToken() {
@@ -529,10 +594,10 @@
         else if (/^hand_|^ending$/.test(name)) body.set(name, op.fields[name]);
       });
     }
-    if (op.action !== "record") {
-      body.set("reason", op.reason);
-      body.set("version", op.version);
-    }
+    if (op.action !== "record") body.set("reason", op.reason);
+    // The version of the sheet it was typed on: for a round, the server tells "I have this
+    // round already" from "another device took this number" by it.
+    body.set("version", op.version);
     return body;
   }
 
@@ -593,30 +658,43 @@
     });
   }
 
-  // A change the server stored, into the device's copy of the stored game.
-  function fold(op) {
-    if (op.action === "record" && server.rounds.length < op.number) {
-      server.rounds.push(entriesOf(op.fields));
-    } else if (op.action === "correct" && server.rounds[op.number - 1]) {
-      server.rounds[op.number - 1] = entriesOf(op.fields);
+  // A change the server stored, into a copy of the stored game.
+  function fold(state, op) {
+    if (op.action === "record" && state.rounds.length < op.number) {
+      state.rounds.push(entriesOf(op.fields));
+    } else if (op.action === "correct" && state.rounds[op.number - 1]) {
+      state.rounds[op.number - 1] = entriesOf(op.fields);
     } else if (op.action === "undo") {
-      server.rounds.pop();
+      state.rounds.pop();
     }
+  }
+
+  // The stored game after the server's answer: the server's own copy when it sent one (the
+  // device was behind), else the device's with the change folded in.
+  function afterAnswer(op, answer) {
+    if (answer.state) return answer.state;
+    var state = copyOf(server);
+    fold(state, op);
+    state.version = answer.version;
+    return state;
   }
 
   // What the server said of one change; true when it is done with (the next may go).
   function settle(op, answer) {
     var status = answer.status;
     if (status === "stored" || status === "replayed" || status === "same") {
+      var known = afterAnswer(op, answer);
+      // The kept copy takes the stored change in the same write that takes it out of the
+      // outbox: an offline reload right after this answer knows the round.
       return change(function (saved) {
         saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
         if (status === "same") {
           // Already there: it changed nothing, so the later changes saw one version less.
           saved.outbox.forEach(function (other) { other.version -= 1; });
         }
+        keepKnown(saved, known);
       }).then(function () {
-        fold(op);
-        server.version = answer.version;
+        server = known;
         if (op.action === "record") announce(t(texts.saved, { number: op.number }));
         else if (op.action === "correct") announce(t(texts.corrected, { number: op.number }));
         else announce(texts.undone);
@@ -624,14 +702,19 @@
       });
     }
     if (status === "closed") {
-      closed = answer.message;
+      close(answer.message);
       return Promise.resolve(false);
     }
     return change(function (saved) {
       saved.outbox.forEach(function (other) {
         if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version };
       });
-    }).then(function () { return false; });
+      // The stored game the conflict is about, as the server has it now.
+      if (answer.state) keepKnown(saved, answer.state);
+    }).then(function () {
+      if (answer.state && answer.state.version >= server.version) server = answer.state;
+      return false;
+    });
   }
 
   // Elimination: someone went out, so the next round's form has one hand fewer (the server's).
@@ -694,7 +777,7 @@
     var text;
     var kind;
     if (closed) {
-      text = t(texts.closed, { reason: closed, count: outbox.length });
+      text = t(texts.closed, { count: outbox.length });
       kind = "closed";
     } else if (problem) {
       text = problem.problem.status === "conflict" ? texts.conflict
@@ -709,14 +792,18 @@
     } else if (outbox.length) {
       text = t(plural(texts.waiting, outbox.length), { count: outbox.length });
       kind = "waiting";
-    } else {
-      text = status.dataset.announce || texts.all_saved;
+    } else if (status.dataset.announce) {
+      text = status.dataset.announce;
       kind = "saved";
+    } else {
+      // Nothing typed on this page yet: nothing to say.
+      status.hidden = true;
+      return;
     }
     status.hidden = false;
     status.className = "save-status " + kind;
     state.textContent = text;
-    syncNow.hidden = !outbox.length || flushing || !!problem;
+    syncNow.hidden = !outbox.length || flushing || !!problem || !!closed;
   }
 
   // A change the server would not take as it is: the choice, in place of the entry form.
@@ -736,6 +823,17 @@
     slot.dataset.op = op.id;
     if (op.problem.status === "conflict" && op.problem.html) {
       slot.innerHTML = op.problem.html;
+      // What waits behind the round in question: nothing goes before the choice.
+      var behind = outbox.slice(outbox.indexOf(op) + 1);
+      if (behind.length) {
+        var note = document.createElement("p");
+        note.className = "waiting-behind";
+        note.textContent = t(texts.waiting_behind, {
+          count: behind.length, changes: behind.map(describeLine).join("; "),
+        });
+        var section = slot.querySelector("section") || slot;
+        section.insertBefore(note, section.querySelector(".choices"));
+      }
     } else {
       var message = op.problem.status === "stale" ? t(texts.stale, { number: op.number || "" }) : t(texts.refused, { reason: op.problem.message });
       slot.innerHTML = '<section class="conflict" role="alert"><p>' + escapeHtml(message) + '</p><div class="choices">' +
@@ -750,34 +848,172 @@
     }
   }
 
+  // The referee's choice on a change the server would not take as it is. The changes queued
+  // behind it waited; they follow the stored sheet now, renumbered where the stored rounds
+  // moved them, and the status says which moved. Nothing goes without being shown.
   function resolve(choice, reason) {
     var op = outbox.filter(function (other) { return other.problem; })[0];
     if (!op) return;
+    var moved = [];
+    var dropped = null;
     return change(function (saved) {
       saved.outbox = saved.outbox.filter(function (other) {
         if (other.id !== op.id) return true;
-        if (choice === "keep" || choice === "discard") return false;
+        if (choice === "keep" || choice === "discard") {
+          dropped = other;
+          return false;
+        }
         if (choice === "replace") {
           other.action = "correct";
           other.reason = reason;
-          other.version = op.problem.version;
           other.id = uuid();
-        } else if (choice === "anyway") {
-          other.version = op.problem.version;
+        } else if (choice === "after") {
+          // Mine is another round: recorded after the stored ones, under a new id.
+          other.id = uuid();
         }
         delete other.problem;
         return true;
       });
+      moved = renumber(saved.outbox);
     }).then(function () {
       var slot = document.getElementById("device-problem");
       if (slot) {
         slot.innerHTML = "";
         slot.dataset.op = "";
       }
+      var words = [];
+      if (dropped && dropped.action === "record") {
+        words.push(t(texts.discarded, { number: dropped.number, entries: describe(dropped) }));
+      }
+      moved.forEach(function (move) { words.push(t(texts.moved, move)); });
+      showMoved(words.join(" "));
       renderPending();
       return flush();
     });
   }
+
+  // What a choice did to the referee's own rounds, beside the status until the next round is
+  // typed: the "saved" of the rounds sent after it must not hide it.
+  function showMoved(text) {
+    var note = document.getElementById("device-moved");
+    if (!text) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "device-moved";
+      note.className = "notice";
+      note.setAttribute("role", "status");
+      var status = document.getElementById("save-status");
+      if (status) status.after(note);
+      else live.insertBefore(note, live.firstChild);
+    }
+    note.textContent = text;
+  }
+
+  // The outbox after a choice: each round numbered after the stored sheet and the changes
+  // before it, each change on the version it will meet. Returns the rounds that moved.
+  function renumber(ops) {
+    var count = server.rounds.length;
+    var version = server.version;
+    var moved = [];
+    ops.forEach(function (op) {
+      if (op.action === "record") {
+        count += 1;
+        if (op.number !== count) {
+          moved.push({ from: op.number, to: count });
+          op.number = count;
+        }
+      } else if (op.action === "undo") {
+        count -= 1;
+      }
+      // A correction keeps the number of the round it corrects.
+      op.version = version;
+      version += 1;
+    });
+    return moved;
+  }
+
+  // A change as words anyone can read and copy: "Round 4: Ann 0 (Yaniv), Bart 12".
+  function describe(op) {
+    var entries = "";
+    if (op.fields) {
+      var labels = {};
+      if (server) {
+        server.positions.forEach(function (position, index) { labels[position] = server.players[index]; });
+      }
+      var ending = String(op.fields.ending || "").split(":");
+      entries = Object.keys(op.fields).filter(function (name) { return /^hand_\d+$/.test(name); }).map(function (name) {
+        var position = name.slice(5);
+        var player = labels[position] || "#" + position;
+        var note = "";
+        if (ending[1] === position) note = " " + (ending[0] === "yaniv" ? texts.yaniv_note : texts.emptied_note);
+        else if ((op.fields.along || []).indexOf(position) >= 0) note = " " + texts.along_note;
+        return player + " " + op.fields[name] + note;
+      }).join(", ");
+    }
+    if (op.action === "record") return entries;
+    if (op.action === "correct") return entries + (op.reason ? " — " + op.reason : "");
+    return op.reason || "";
+  }
+
+  function describeLine(op) {
+    var template = op.action === "record" ? texts.line_record : (op.action === "correct" ? texts.line_correct : texts.line_undo);
+    return t(template, { number: op.number || "", entries: describe(op) });
+  }
+
+  // --- when this device may no longer record here -------------------------------------------
+
+  // The page stays, says why, and shows what this phone still holds, as text to read out,
+  // copy or send; nothing goes until it is stored or the person deletes it.
+  function close(reason) {
+    closed = reason;
+    var form = document.getElementById("round-form");
+    if (form) form.hidden = true;
+    var slot = document.getElementById("device-closed");
+    if (!slot) {
+      slot = document.createElement("div");
+      slot.id = "device-closed";
+      var page = document.getElementById("closed-page");
+      if (page) page.after(slot);
+      else live.insertBefore(slot, live.firstChild);
+    }
+    // The closed code's own page says why already; the table page says it here.
+    var why = document.getElementById("closed-page") ? "" : "<p>" + escapeHtml(t(texts.closed_why, { reason: String(reason).replace(/\.$/, "") })) + "</p>";
+    var html = '<section class="closed conflict" role="alert" aria-labelledby="closed-title"><h2 id="closed-title" tabindex="-1">' +
+      escapeHtml(texts.closed_title) + "</h2>" + why;
+    if (outbox.length) {
+      var text = outbox.map(describeLine).join("\n");
+      html += "<p>" + escapeHtml(t(texts.closed_kept, { count: outbox.length })) + "</p>" +
+        '<label for="pending-text">' + escapeHtml(texts.pending_text) + '</label><textarea id="pending-text" readonly rows="' +
+        Math.min(8, outbox.length + 1) + '">' + escapeHtml(text) + "</textarea>" +
+        '<div class="choices"><button type="button" class="primary" data-closed="copy">' + escapeHtml(texts.copy) + "</button>" +
+        '<button type="button" data-closed="delete">' + escapeHtml(texts.delete_kept) + "</button></div>";
+    } else {
+      html += "<p>" + escapeHtml(texts.closed_nothing) + "</p>";
+    }
+    slot.innerHTML = html + "</section>";
+    renderStatus();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("#device-closed [data-closed]") : null;
+    if (!button) return;
+    if (button.dataset.closed === "copy") {
+      var area = document.getElementById("pending-text");
+      area.select();
+      var done = function () { button.textContent = texts.copied; };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(area.value).then(done, function () { document.execCommand("copy"); done(); });
+      } else {
+        document.execCommand("copy");
+        done();
+      }
+    } else if (button.dataset.closed === "delete" && window.confirm(t(texts.delete_confirm, { count: outbox.length }))) {
+      change(function (saved) { saved.outbox = []; }).then(function () { close(closed); });
+    }
+  });
 
   // --- corrections and undo, offline too --------------------------------------------------
 
@@ -907,14 +1143,24 @@
       }
       showProblems(form, []);
       var number = fields.number;
-      form.reset();
-      form.querySelector('input[name="number"]').dataset.typed = "";
-      var preview = document.getElementById("preview");
-      if (preview) preview.innerHTML = "";
-      announce(t(texts.saved_here, { number: number }), false);
+      // The form clears once the round is written on the phone, never before: a reload or a
+      // closed tab right after the tap keeps it. Meanwhile the button takes no second tap.
+      var recordButton = document.getElementById("record-button");
+      if (recordButton) recordButton.disabled = true;
       queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
+        form.reset();
+        form.querySelector('input[name="number"]').dataset.typed = "";
+        var preview = document.getElementById("preview");
+        if (preview) preview.innerHTML = "";
+        announce(t(texts.saved_here, { number: number }), false);
+        showMoved("");
+        renderPending();
         var first = form.querySelector("input.hand:not([disabled])");
         if (first) first.focus();
+      }).then(function () {
+        if (recordButton) recordButton.disabled = false;
+      }, function () {
+        if (recordButton) recordButton.disabled = false;
       });
     } else if (form.id === "undo-form") {
       event.preventDefault();
@@ -968,6 +1214,13 @@
   document.body.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
     if (!target || (target.id !== "sheet" && target.id !== "live")) return;
+    live = document.getElementById("live") || live;
+    if (!document.getElementById("game-state")) {
+      // The server drew the follower's sheet (signed off, or this device may no longer record
+      // here): with changes still on the phone, ask why.
+      if (outbox.length) probeAccess();
+      return;
+    }
     var wasFinished = server && server.finished;
     readServer();
     remember();
@@ -985,11 +1238,14 @@
 
   function remember() {
     var sheet = document.getElementById("sheet");
-    if (!sheet || !server) return;
+    if (!sheet || !server || !rendered) return;
+    var drawn = rendered;
+    var state = server;
     return change(function (saved) {
-      if (!saved.sheet || saved.sheet.version <= server.version) {
-        saved.sheet = { version: server.version, html: sheet.outerHTML };
+      if (!saved.sheet || saved.sheet.version <= drawn.version) {
+        saved.sheet = { version: drawn.version, html: sheet.outerHTML };
       }
+      keepKnown(saved, state);
     });
   }
 
@@ -1001,7 +1257,31 @@
   });
   setInterval(function () { if (outbox.length && !flushing) flush(); }, 10000);
 
-  // On a page reloaded offline the cached page may be older than the sheet this device saw.
+  // A poll answered "no such table" or "not yours": ask the sync why, in words (it writes
+  // nothing for a change it cannot read).
+  function probeAccess() {
+    if (closed) return;
+    var body = new URLSearchParams();
+    body.set("action", "check");
+    fetch(syncUrl, {
+      method: "POST", body: body, credentials: "same-origin",
+      headers: { "X-CSRFToken": csrfToken(), Accept: "application/json" },
+    }).then(function (response) { return response.json(); }).then(function (answer) {
+      if (answer.status === "closed") close(answer.message);
+    }).catch(function () { /* offline: the next sync tells */ });
+  }
+
+  document.body.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr && event.detail.xhr.status;
+    if (status === 403 || status === 404 || status === 410) probeAccess();
+  });
+  // A page whose access ended polls no more (and is never swapped for an error page).
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (closed) event.preventDefault();
+  });
+
+  // On a page reloaded offline the kept page may be older than what this device saw: the
+  // sheet is the newest of the page, the kept sheet and the kept game, plus the outbox.
   readServer();
   load().then(function (saved) {
     outbox = saved.outbox;
@@ -1010,9 +1290,13 @@
       sheet.outerHTML = saved.sheet.html;
       if (window.htmx) window.htmx.process(document.getElementById("sheet"));
       readServer();
-    } else {
-      remember();
     }
+    if (saved.known && (!server || saved.known.version > server.version)) server = copyOf(saved.known);
+    if (live.dataset.closed) {
+      close(live.dataset.closed);
+      return;
+    }
+    remember();
     renderPending();
     if (outbox.length) flush();
   });

@@ -30,7 +30,8 @@ function keepsPage(url) {
 
 async function fromNetworkKeeping(request) {
   const response = await fetch(request);
-  if (response.ok && response.type === "basic") {
+  // A page that answered with another (a log-in page after a log-out) is not kept as it.
+  if (response.ok && response.type === "basic" && !response.redirected) {
     const cache = await caches.open(PAGES);
     await cache.put(request.url, response.clone());
   }

@@ -251,8 +251,15 @@ def test_a_phone_back_after_the_sign_off_keeps_its_change_and_says_why(
 
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("#save-status")).to_contain_text("no longer takes changes", timeout=15_000)
-    expect(page.locator("#save-status")).to_contain_text("1 changes are kept on this phone")
+    closed = page.locator("#device-closed")
+    expect(closed).to_contain_text("This phone can no longer record at this table", timeout=15_000)
+    expect(closed).to_contain_text("Why: The sheet is signed off: only a director changes it.")
+    expect(closed.locator("textarea")).to_have_value(
+        "Round 4: Ann 0 (Yaniv), Bart 1, Chris 1, Dirk 45"
+    )
+    expect(page.locator("#save-status")).to_contain_text(
+        "Not sent, kept on this phone (see above): 1."
+    )
     assert Round.objects.count() == 3
     assert len(outbox(page)) == 1
 

@@ -75,8 +75,20 @@ def test_a_code_opens_its_own_table_only(client, code, tournament):
     assert Round.objects.count() == 0
 
 
-@pytest.mark.parametrize("spoil", ["wrong", "revoked", "finished", "championship", "other"])
-def test_a_code_that_does_not_work_is_not_found_and_changes_nothing(
+# Why each spoilt code opens nothing, as its page and the phone's outbox say it (None: a code
+# nobody was given, which stays a plain "not found").
+WHY = {
+    "wrong": None,
+    "other": None,
+    "revoked": "the director gave this table a new code",
+    "finished": "session 1 is finished",
+    "planned": "session 1 has not started yet: this page works once the director starts it",
+    "championship": "this session's tables are kept by their referees",
+}
+
+
+@pytest.mark.parametrize("spoil", list(WHY))
+def test_a_code_that_does_not_work_changes_nothing_and_says_why_in_words(
     client, code, club_table, spoil
 ):
     found = TableCode.find(code)
@@ -85,21 +97,41 @@ def test_a_code_that_does_not_work_is_not_found_and_changes_nothing(
         code = code[:-1] + ("0" if code[-1] != "0" else "1")
     elif spoil == "revoked":
         TableCode.issue(club_table)  # a new code: the old one stops working
-    elif spoil == "finished":
-        Session.objects.filter(pk=club_table.session_id).update(status=Session.Status.FINISHED)
+    elif spoil in ("finished", "planned"):
+        status = Session.Status.FINISHED if spoil == "finished" else Session.Status.PLANNED
+        Session.objects.filter(pk=club_table.session_id).update(status=status)
     elif spoil == "championship":
         Tournament.objects.filter(pk=club_table.session.tournament_id).update(
             entry=Tournament.Entry.REFEREES
         )
     elif spoil == "other":
         code = f"{found.pk + 1}-{code.partition('-')[2]}"
-    for url in ("codes:detail", "codes:record", "codes:dispute", "codes:confirm"):
-        method = client.get if url == "codes:detail" else client.post
-        response = method(reverse(url, args=[code]), entries())
+    for url in ("codes:record", "codes:dispute", "codes:confirm"):
+        response = client.post(reverse(url, args=[code]), entries())
         assert response.status_code == 404, (url, response.status_code)
+    page = client.get(reverse("codes:detail", args=[code]))
     answer = client.post(reverse("codes:sync", args=[code]), {**entries(), "action": "record"})
     assert answer.status_code == 403 and answer.json()["status"] == "closed"
+    why = WHY[spoil]
+    if why is None:
+        assert page.status_code == 404
+        assert answer.json()["message"] == "this table's code is not known"
+    else:
+        # The page stays a page: the table, why in words, and the phone's own rounds (script).
+        assert page.status_code == 410
+        text = page.content.decode()
+        assert "Table 1" in text and f"Why: {why}." in text.replace("&#x27;", "'")
+        assert 'id="round-form"' not in text and f'data-table="{club_table.pk}"' in text
+        assert answer.json()["message"] == why
     assert Round.objects.count() == 0
+
+
+def test_a_poll_of_a_closed_code_swaps_nothing(client, code, club_table):
+    TableCode.issue(club_table)
+    response = client.get(
+        reverse("codes:detail", args=[code]) + "?part=sheet&since=0", HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 410 and response.content == b""
 
 
 def test_a_session_can_take_codes_in_a_championship(client, tournament):

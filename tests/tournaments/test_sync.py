@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring import rules
 from tests.factories import make_table, make_user, record
 from tournaments.models import GameChange, Round, Session
 
@@ -98,10 +99,16 @@ def test_a_correction_and_an_undo_from_the_outbox_apply_once(referee_client, tab
     record(table.game, referee, {**ANN_CALLS, "along": []}, {**ANN_CALLS, "along": []})
     correction = change("correct", number=1, hands=(3, 14, 7, 20), reason="Bart 14", version=2)
     assert sync(referee_client, table, correction) == (200, {"status": "stored", "version": 3})
-    assert sync(referee_client, table, correction) == (200, {"status": "replayed", "version": 3})
+    # Sent again (the answer was lost): applied once, and the stored game comes with the
+    # answer, since the phone's copy is behind it.
+    status, again = sync(referee_client, table, correction)
+    assert (status, again["status"], again["version"]) == (200, "replayed", 3)
+    assert again["state"]["rounds"][0]["hands"]["Bart"] == 14
     undo = change("undo", reason="round 2 was not played", version=3)
     assert sync(referee_client, table, undo) == (200, {"status": "stored", "version": 4})
-    assert sync(referee_client, table, undo) == (200, {"status": "replayed", "version": 4})
+    status, again = sync(referee_client, table, undo)
+    assert (status, again["status"], again["version"]) == (200, "replayed", 4)
+    assert len(again["state"]["rounds"]) == 1
     assert list(Round.objects.values_list("number", flat=True)) == [1]
     assert Round.objects.get().hands.get(seat__position=2).hand_total == 14
     assert GameChange.objects.filter(action="undo").count() == 1
@@ -236,3 +243,79 @@ def test_a_typing_time_dates_a_round_back_six_hours_at_most(referee_client, tabl
     assert timedelta(hours=6) <= typed < timedelta(hours=6, seconds=10)
     refused = sync(referee_client, table, change(number=2, typed_ago_ms=-5))
     assert refused[0] == 400 and Round.objects.count() == 1
+
+
+# --- the version a round was typed on ------------------------------------------------------
+
+
+def test_a_round_typed_on_the_current_sheet_under_a_stored_number_is_a_conflict_not_the_same(
+    referee_client, table, referee
+):
+    """The phone knew the sheet at version 1 (round 1 stored) and still sends its round as
+    round 1: its numbering is behind, not another device's round. Even with the same entries it
+    is shown as a choice, never answered "already stored"."""
+    record(table.game, referee, ANN_CALLS)
+    status, answer = sync(referee_client, table, change(version=1))
+    assert status == 409 and answer["status"] == "conflict"
+    assert answer["state"]["version"] == 1 and len(answer["state"]["rounds"]) == 1
+    assert "Mine is another round: record it as round 2" in answer["html"]
+    assert Round.objects.count() == 1
+
+
+def test_the_same_round_from_another_phone_typed_on_an_older_sheet_is_stored_once(
+    referee_client, table, referee
+):
+    record(table.game, referee, ANN_CALLS)
+    status, answer = sync(referee_client, table, change(version=0))
+    assert (status, answer["status"], answer["version"]) == (200, "same", 1)
+    assert answer["state"]["rounds"] == [{**ANN_CALLS, "along": []}]
+    assert Round.objects.count() == 1
+
+
+def test_a_phone_in_step_gets_no_copy_of_the_game_and_one_behind_gets_it(
+    referee_client, table, referee
+):
+    first = sync(referee_client, table, change(version=0))
+    assert first == (200, {"status": "stored", "version": 1})
+    # Another device corrects round 1 (version 2); this phone, still at version 1, stores its
+    # round 2: its copy would miss the correction, so the answer carries the stored game.
+    game = table.game
+    game.refresh_from_db()
+    corrected = {"hands": {"Ann": 3, "Bart": 2, "Chris": 7, "Dirk": 20}, "yaniv": "Ann"}
+    game.correct_round(
+        1, rules_round(corrected), by=referee, reason="Bart had 2", version=game.version
+    )
+    status, answer = sync(referee_client, table, change(number=2, version=1))
+    assert (status, answer["status"], answer["version"]) == (200, "stored", 3)
+    assert [entry["hands"]["Bart"] for entry in answer["state"]["rounds"]] == [2, 12]
+
+
+def test_a_conflict_by_the_same_account_names_another_phone_of_yours(
+    referee_client, table, referee
+):
+    record(table.game, referee, ANN_CALLS)
+    status, answer = sync(referee_client, table, change(hands=(3, 14, 7, 20), version=0))
+    assert status == 409 and answer["status"] == "conflict"
+    assert "Stored (by another phone of yours)" in answer["html"]
+    assert "ref-anna" not in answer["html"]
+
+
+# --- a phone whose access ended: why, in words -------------------------------------------
+
+
+def test_a_logged_out_referees_phone_is_told_it_is_no_longer_logged_in(client, table):
+    status, answer = sync(client, table, change())
+    assert status == 403 and answer["status"] == "closed"
+    assert "no longer logged in" in answer["message"]
+
+
+def test_a_check_writes_nothing_and_says_nothing_is_wrong_while_access_holds(
+    referee_client, table
+):
+    status, answer = sync(referee_client, table, {"action": "check"})
+    assert status == 400 and answer["status"] == "refused"
+    assert Round.objects.count() == 0
+
+
+def rules_round(entry):
+    return rules.Round(**entry)

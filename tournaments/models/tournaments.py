@@ -2010,6 +2010,41 @@ class TableCode(models.Model):
             return None
         return found
 
+    @classmethod
+    def named(cls, code: str) -> TableCode | None:
+        """The code `code` names, revoked or not (its secret checked): to say why it no
+        longer opens its table; None for a code nobody was given."""
+        number, _, mac = code.partition("-")
+        if not number.isdigit() or len(mac) != cls.MAC_LENGTH or len(number) > 18:
+            return None
+        found = (
+            cls.objects.filter(pk=int(number))
+            .select_related("table__session__tournament", "table__game")
+            .first()
+        )
+        if found is None or not constant_time_compare(found._mac(), mac):
+            return None
+        return found
+
+    @property
+    def why_not_working(self) -> str:
+        """Why the code opens no table now, in words (empty while it works)."""
+        session = self.table.session
+        if self.revoked_at is not None:
+            return gettext("the director gave this table a new code")
+        if session.status == Session.Status.FINISHED:
+            return gettext("session %(number)s is finished") % {"number": session.number}
+        if session.status != Session.Status.RUNNING:
+            return gettext(
+                "session %(number)s has not started yet: this page works once the director "
+                "starts it"
+            ) % {"number": session.number}
+        if session.tournament.status != Tournament.Status.RUNNING:
+            return gettext("the tournament is not running")
+        if not session.by_table_codes:
+            return gettext("this session's tables are kept by their referees")
+        return ""
+
     @property
     def works(self) -> bool:
         """The code opens its table while the session runs with table codes."""

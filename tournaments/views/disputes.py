@@ -121,15 +121,17 @@ def dismiss(request: HtmxHttpRequest, slug: str, dispute_id: int) -> HttpRespons
         message = " ".join(str(error) for errors in form.errors.values() for error in errors)
     if request.htmx:
         dispute.refresh_from_db()
-        return render(
-            request,
-            "tournaments/director/disputes.html#dispute",
-            {
-                "tournament": tournament,
-                "dispute": dispute,
-                "message": message,
-                "dismiss_form": form if not ok else DismissForm(),
-            },
-        )
+        context = {
+            "tournament": tournament,
+            "dispute": dispute,
+            "message": message,
+            "dismiss_form": form if not ok else DismissForm(),
+            "open_count": open_count_and_version(tournament)[0],
+            "oob": True,
+        }
+        # The line answered, and the queue's count of open disputes with it (out of band).
+        line = render(request, "tournaments/director/disputes.html#dispute", context)
+        count = render(request, "tournaments/director/disputes.html#open_count", context)
+        return HttpResponse(line.content + count.content)
     (messages.success if ok else messages.error)(request, message)
     return redirect("manage:disputes", slug)

@@ -46,11 +46,13 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
+    Registration,
     Round,
     RoundConflict,
     Session,
     SheetChanged,
     Table,
+    TableCode,
     TooManyDisputes,
 )
 from tournaments.models.games import describe_entries
@@ -152,6 +154,7 @@ LIVE_VALUES = (
     "history_count",
     "device_state",
     "device_texts",
+    "withdrawn_seated",
 )
 
 
@@ -227,7 +230,21 @@ def _live_values(
         # The device's copy of the game and the words it needs offline (editable pages).
         "device_state": _device_state(sheet) if editable else None,
         "device_texts": _device_texts(sheet.ruleset.name) if editable else None,
+        "withdrawn_seated": _withdrawn_seated(sheet) if not game.finished else [],
     }
+
+
+def _withdrawn_seated(sheet: GameSheet) -> list[str]:
+    """The players at this unfinished table who withdrew from the tournament: the table
+    keeps playing them until the director decides, and the page says so."""
+    table = sheet.game.table
+    seated = {seat.player_id: seat.player.name for seat in sheet.seats}
+    withdrawn = Registration.objects.filter(
+        tournament_id=table.session.tournament_id,
+        player_id__in=seated,
+        withdrawn_at__isnull=False,
+    ).values_list("player_id", flat=True)
+    return [seated[player] for player in seated if player in set(withdrawn)]
 
 
 def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
@@ -358,10 +375,35 @@ def _device_texts(ruleset: str) -> dict[str, Any]:
         ),
         "apply_anyway": gettext("Apply mine anyway"),
         "discard_mine": gettext("Discard mine"),
-        "closed": gettext(
-            "This table no longer takes changes from you (%(reason)s) — your %(count)s "
-            "changes are kept on this phone: show them to the director."
+        # Counted without plurals: the same sentence whatever the number.
+        "closed": gettext("Not sent, kept on this phone (see above): %(count)s."),
+        "closed_title": gettext("This phone can no longer record at this table"),
+        "closed_why": gettext("Why: %(reason)s."),
+        "closed_kept": gettext(
+            "Typed here and not stored: %(count)s. It all stays on this phone until it is "
+            "stored or you delete it: read it out or copy it for the director."
         ),
+        "closed_nothing": gettext("Nothing typed on this phone waits to be stored."),
+        "pending_text": gettext("Not stored yet, as text"),
+        "copy": gettext("Copy the text"),
+        "copied": gettext("Copied"),
+        "delete_kept": gettext("Delete them from this phone"),
+        "delete_confirm": gettext(
+            "Delete what this phone keeps of this table (%(count)s)? It is stored nowhere else."
+        ),
+        "line_record": gettext("Round %(number)s: %(entries)s"),
+        "line_correct": gettext("Correction of round %(number)s: %(entries)s"),
+        "line_undo": gettext("Undo of the last round: %(entries)s"),
+        "yaniv_note": gettext("(Yaniv)"),
+        "emptied_note": gettext("(emptied)"),
+        "along_note": gettext("(along)"),
+        "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
+        "moved": gettext("Your round %(from)s is now round %(to)s."),
+        "undo_round": gettext("Undo round %(number)s"),
+        "waiting_behind": gettext(
+            "Waiting behind it, sent after your choice (%(count)s): %(changes)s."
+        ),
+        "undo_why": gettext("why round %(number)s goes"),
         "refused": gettext("Not stored: %(reason)s"),
         "correct_round": gettext("Correct round %(number)s"),
         "reason": gettext("Reason"),
@@ -402,6 +444,9 @@ def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> Safe
     viewer may read it: written here rather than by the template, which took a tag per
     line and a translation per tag, fifty times over."""
     someone, referee, director = gettext("someone"), gettext("the referee"), gettext("a director")
+    # A session kept by table codes has no referee: its rounds come from a phone at the table.
+    if table.session.by_table_codes:
+        referee = gettext("a phone at the table")
     with_round = gettext("%(who)s %(action)s round %(number)s")
     without_round = gettext("%(who)s %(action)s")
     reason_text = gettext(": “%(reason)s”")
@@ -541,7 +586,13 @@ def table_detail(
         current = access.public_table_poll(table_id)
         if current == (_int_or_none(since), request.GET.get("clock", "")):
             return HttpResponse(status=204)
-    table = access.get_table_for_viewer(request, table_id, code)
+    try:
+        table = access.get_table_for_viewer(request, table_id, code)
+    except Http404:
+        closed = access.closed_code(code) if code is not None else None
+        if closed is None:
+            raise
+        return _closed_code_page(request, closed)
     # The pages poll: nothing changed, nothing to swap. "Changed" is the game's version or
     # the session clock's state (its token, read off the session row loaded with the table:
     # no query; it moves when the director changes the clock and once when the time is up).
@@ -573,6 +624,22 @@ def table_detail(
         context = _live_context(request, table, code=code)
         return HttpResponse(_part(request, "sheet", context, _kept(table, context)))
     return _render_live(request, table, code=code, keep=True)
+
+
+def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpResponse:
+    """A table code that no longer opens its table (or not yet): why, in words; on a phone
+    that still holds rounds typed there, those rounds, to read out or copy (table.js)."""
+    table = closed.table
+    if request.htmx:
+        # A poll of a page opened while the code worked: nothing to swap (the page asks why).
+        return HttpResponse(status=410)
+    context = {
+        "table": table,
+        "tournament": table.session.tournament,
+        "reason": closed.why_not_working,
+        "device_texts": _device_texts(table.game.ruleset.name),
+    }
+    return render(request, "tournaments/code_closed.html", context, status=410)
 
 
 @require_POST
@@ -834,9 +901,8 @@ def confirm(
             raise Http404("No such seat.")
         device, new_device = access.device_of(request)
         try:
-            signed = table.game.confirm(
-                seat, by=entrant.by, version=form.cleaned_data["version"], device=device
-            )
+            version = _agreeing_version(table.game, form.cleaned_data["version"])
+            signed = table.game.confirm(seat, by=entrant.by, version=version, device=device)
         except (GameError, SheetChanged) as error:
             message = _sentence(error)
         else:
@@ -855,6 +921,24 @@ def confirm(
                 access.remember_device(response, device, request)
             return response
     return _render_live(request, table, message=message, code=code)
+
+
+# What a player agrees to: the rounds and the game's end, not who else agreed or asked.
+_SHEET_CHANGES = (
+    GameChange.Action.RECORD,
+    GameChange.Action.CORRECT,
+    GameChange.Action.UNDO,
+    GameChange.Action.END,
+    GameChange.Action.RESOLVE,
+)
+
+
+def _agreeing_version(game: Game, seen: int) -> int:
+    """The version an "I agree" is taken on: the page's, or the current one when only other
+    players' agreements, questions or answers came since (a phone behind another's "I agree"
+    still agrees to the same sheet)."""
+    changed = game.changes.filter(version__gt=seen, action__in=_SHEET_CHANGES).exists()
+    return seen if changed else game.version
 
 
 @require_POST
@@ -896,11 +980,20 @@ def dispute(
 
 
 def _conflict(
-    request: HtmxHttpRequest, table: Table, conflict: RoundConflict, code: str | None
+    request: HtmxHttpRequest,
+    table: Table,
+    conflict: RoundConflict,
+    code: str | None,
+    device: bool = False,
 ) -> dict[str, Any]:
-    """The stored round and the referee's own, side by side, with what it takes to replace."""
+    """The stored round and the referee's own, side by side, with what it takes to replace.
+
+    `device`: the phone's outbox asks (tables:sync), which may also record its round after
+    the stored ones."""
     existing = conflict.existing
-    if code is None and access.can_see_names(request.user, table) and existing.entered_by:
+    if code is None and existing.entered_by_id == request.user.pk:
+        who = gettext("another phone of yours")
+    elif code is None and access.can_see_names(request.user, table) and existing.entered_by:
         who = existing.entered_by.get_username()
     else:
         who = gettext("another device")
@@ -919,6 +1012,8 @@ def _conflict(
             for value in values
         ],
         "version": table.game.version,
+        "device": device,
+        "next": table.game.round_count + 1,
     }
 
 
@@ -939,12 +1034,20 @@ def sync(
         entrant = access.get_entrant(request, table_id, code)
     except PermissionDenied as refused:
         # E.g. the sheet was signed off meanwhile: the device keeps its changes and says so.
-        return JsonResponse({"status": "closed", "message": str(refused)}, status=403)
+        why = str(refused)
+        if not request.user.is_authenticated and code is None:
+            why = str(access.LOGGED_OUT)
+        return JsonResponse({"status": "closed", "message": why}, status=403)
     except Http404:
         if code is None:
-            raise
-        # A code revoked, or a session finished, while the phone was offline.
-        message = gettext("this table's code no longer works")
+            if request.user.is_authenticated:
+                raise
+            # A referee logged out (or their session expired) while the phone was offline: a
+            # private tournament's table stays not found, but the phone learns why it may not.
+            message = str(access.LOGGED_OUT)
+            return JsonResponse({"status": "closed", "message": message}, status=404)
+        # A code revoked, or a session finished, while the phone was offline: why, in words.
+        message = access.why_code_closed(code)
         return JsonResponse({"status": "closed", "message": message}, status=403)
     table = entrant.table
     game = table.game
@@ -952,6 +1055,18 @@ def sync(
     if not change.is_valid():
         return _refused(change.errors.as_text())
     action, client_id = change.cleaned_data["action"], change.cleaned_data["client_id"]
+    # The version of the sheet the device made the change on (older pages send none for a
+    # round): a device whose copy is not that version plus its change gets the stored game,
+    # and so does one meeting a conflict or a stale change.
+    base = change.cleaned_data["version"]
+
+    def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
+        behind = base is not None and game.version != base + (status == "stored")
+        if behind or status in ("conflict", "stale"):
+            extra["state"] = _device_state(GameSheet.load(game))
+        body = {"status": status, "version": game.version, **extra}
+        return JsonResponse(body, status=http_status)
+
     try:
         if action == "undo":
             reasoned = ReasonForm(request.POST)
@@ -980,7 +1095,7 @@ def sync(
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request),
+                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request, base),
                     by=entrant.by,
                     client_id=client_id,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
@@ -990,30 +1105,24 @@ def sync(
             except RoundConflict as conflict:
                 context = {
                     "table": table,
-                    "conflict": _conflict(request, table, conflict, code),
+                    "conflict": _conflict(request, table, conflict, code, device=True),
                     **_address(table, code),
                 }
                 html = render_to_string("tournaments/table.html#conflict", context, request)
-                return JsonResponse(
-                    {"status": "conflict", "version": game.version, "html": html}, status=409
-                )
+                game.refresh_from_db(fields=["version"])
+                return answer("conflict", 409, html=html)
             if game.version == before:
-                # The same round was stored already (another device, or a lost answer).
-                return JsonResponse({"status": "same", "version": game.version})
-    except AlreadyApplied as done:
-        return JsonResponse({"status": "replayed", "version": done.version})
+                # The same round was stored already (another device typed it too).
+                return answer("same")
+    except AlreadyApplied:
+        game.refresh_from_db(fields=["version"])
+        return answer("replayed")
     except SheetChanged:
-        return JsonResponse(
-            {
-                "status": "stale",
-                "version": table.game.version,
-                "message": _sentence(SheetChanged()),
-            },
-            status=409,
-        )
+        game.refresh_from_db(fields=["version"])
+        return answer("stale", 409, message=_sentence(SheetChanged()))
     except GameError as error:
         return _refused(_sentence(error))
-    return JsonResponse({"status": "stored", "version": game.version})
+    return answer("stored")
 
 
 def _int_or_none(text: str) -> int | None:
@@ -1031,12 +1140,30 @@ class FormRefused(Exception):
         self.form = form
 
 
-def _parsed(sheet: EntrySheet, request: HtmxHttpRequest) -> tuple[rules.Round, int]:
-    """A round's entries and number off the posted form, checked against the locked seats."""
+def _parsed(
+    sheet: EntrySheet, request: HtmxHttpRequest, base: int | None = None
+) -> tuple[rules.Round, int]:
+    """A round's entries and number off the posted form, checked against the locked seats.
+
+    `base`: the version the device typed the round on. A device that knew the stored sheet
+    as it is now and still numbers its round among the stored ones is behind on its own
+    rounds, not meeting another device's: never "already stored", a choice to show."""
     form = RoundForm(sheet, request.POST)
     if not form.is_valid():
         raise FormRefused(form)
-    return form.entries, form.cleaned_data["number"]
+    entries, number = form.entries, form.cleaned_data["number"]
+    game = sheet.game
+    client_id = form.cleaned_data["client_id"]
+    if (
+        base is not None
+        and game.version <= base
+        and number <= game.round_count
+        and not GameChange.objects.filter(client_id=client_id).exists()
+    ):
+        rows = game.rows()
+        existing = rows.rounds[number - 1]
+        raise RoundConflict(existing, rows.entries(existing), entries)
+    return entries, number
 
 
 def _errors(form: forms.Form) -> str:
