@@ -410,12 +410,14 @@ def test_the_codes_work_once_the_session_starts_and_end_when_it_finishes(
     director_client, tournament, club_night, client
 ):
     code = TableCode.objects.get(table__session=club_night, table__number=1).code
-    assert client.get(reverse("codes:detail", args=[code])).status_code == 404  # planned
+    # Planned: not open yet, said in words.
+    assert client.get(reverse("codes:detail", args=[code])).status_code == 410
     director_client.post(session_url(tournament, "manage:session_status"), {"action": "start"})
     assert client.get(reverse("codes:detail", args=[code])).status_code == 200
     finish = {"action": "finish", "confirmed": "1"}  # its games still play: ended with it
     director_client.post(session_url(tournament, "manage:session_status"), finish)
-    assert client.get(reverse("codes:detail", args=[code])).status_code == 404
+    # Gone, said in words (the phone keeps what it holds: issue 21).
+    assert client.get(reverse("codes:detail", args=[code])).status_code == 410
     # A finished session shows no codes.
     assert code_urls(director_client.get(session_url(tournament)).content.decode()) == []
 
@@ -432,7 +434,7 @@ def test_revoke_and_reissue_gives_a_table_a_new_code_and_the_old_one_stops(
     assert "New code: the old link no longer works." in html
     (new,) = set(code_urls(html))
     assert new != old
-    assert client.get(reverse("codes:detail", args=[old])).status_code == 404
+    assert client.get(reverse("codes:detail", args=[old])).status_code == 410
     assert client.get(reverse("codes:detail", args=[new])).status_code == 200
     assert TableCode.objects.filter(revoked_at__isnull=True).count() == 5
     plain = director_client.post(url, follow=True)
