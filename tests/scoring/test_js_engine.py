@@ -698,6 +698,7 @@ def mutate(rng: random.Random, record: dict[str, Any], what: str = "") -> tuple[
     return what, record
 
 
+@pytest.mark.slow  # 1,300 records through node
 def test_the_js_engine_refuses_random_malformed_records_as_python(record_property):
     cases = []
     for index in range(INVALID_COUNT):
