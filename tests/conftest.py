@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from hypothesis import settings as hypothesis_settings
 
 from tests import profiles
@@ -53,6 +53,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     if default["ENGINE"] == "django.db.backends.sqlite3":
         folder = tmp_path_factory.mktemp("database")
         default.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    """Django's advice for tests: a cheap hasher. The site's PBKDF2 (a million rounds) costs
+    half a second a login, and the lockout tests log in dozens of times."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
