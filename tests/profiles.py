@@ -29,4 +29,4 @@ def chosen() -> str:
 
 def sized(full: int) -> int:
     """`full` cases under the "ci" profile; the loaded profile's share of them (at least 1)."""
-    return max(1, round(full * settings.default.max_examples / FULL))
+    return max(1, round(full * settings().max_examples / FULL))
