@@ -3,8 +3,10 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
+# pytest-xdist's workers: one per core (`make test WORKERS=0` runs in this process alone).
+WORKERS ?= auto
 
-.PHONY: install run test lint
+.PHONY: install run check test lint
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,9 +27,15 @@ run: install
 	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/python manage.py runserver $(HOST)
 
+# The fast tier, while working: everything but the browser and the slow tests, with the
+# small hypothesis profile (tests/profiles.py).
+check: install
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not browser and not slow"
+
+# Everything (CI=true: the full-size random tests).
 test: install
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS)
 
 lint: install
 	$(BIN)/ruff check .

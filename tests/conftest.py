@@ -10,13 +10,36 @@ words ("referee", "directors"). Assert `referee.username` rather than the name i
 from __future__ import annotations
 
 import datetime
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
+from hypothesis import settings as hypothesis_settings
 
+from tests import profiles
 from tests.factories import make_championship, make_table, make_tournament, make_user
 from tournaments.models import Game, Table, Tournament
+
+# The random tests' size (tests/profiles.py): small for `make check`, full under CI. Loaded
+# here, before pytest imports any test module, so that the modules' sizes read it.
+hypothesis_settings.load_profile(profiles.chosen())
+
+TESTS = Path(__file__).resolve().parent
+# pytest-playwright's fixtures: a test asking for one drives a real browser.
+PLAYWRIGHT_FIXTURES = {"page", "context", "new_context", "browser", "browser_context_args"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the browser tests `browser`: those in a `browser` folder (tests/browser,
+    tests/api/browser, any new one) and any test elsewhere that asks for a page. `make check`
+    leaves them out; nobody has to remember the mark on a new test."""
+    for item in items:
+        in_browser_folder = item.path.is_relative_to(TESTS) and "browser" in (
+            item.path.parent.relative_to(TESTS).parts
+        )
+        if in_browser_folder or PLAYWRIGHT_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +53,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     if default["ENGINE"] == "django.db.backends.sqlite3":
         folder = tmp_path_factory.mktemp("database")
         default.setdefault("TEST", {})["NAME"] = str(folder / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing():
+    """Django's advice for tests: a cheap hasher. The site's PBKDF2 (a million rounds) costs
+    half a second a login, and the lockout tests log in dozens of times."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -44,12 +44,14 @@ def manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_deploy_check_reports_nothing_with_production_settings():
     done = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "System check identified no issues" in done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS"])
 def test_production_refuses_to_start_without(missing):
     done = manage("check", **{**PRODUCTION, missing: ""})
@@ -179,6 +181,7 @@ def test_the_health_url_answers_head_as_a_monitor_asks(client):
     assert client.post(reverse("health")).status_code == 405
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_load_demo_refuses_a_production_site_unless_forced(settings):
     settings.DEBUG = False
@@ -189,6 +192,7 @@ def test_load_demo_refuses_a_production_site_unless_forced(settings):
     assert Tournament.objects.exists()
 
 
+@pytest.mark.slow
 def test_production_trusts_no_forwarded_address_unless_configured():
     """A forwarded address is the client's say-so unless a proxy we trust appended it: 0 by
     default, in production too (issue 22); the deployment behind its proxy sets 1."""
@@ -275,6 +279,7 @@ def test_email_url_gives_djangos_email_settings(url, expected):
     assert {key: found[key] for key in expected} == expected
 
 
+@pytest.mark.slow
 def test_email_url_turns_the_password_reset_on_in_production():
     code = (
         "from django.conf import settings; "
@@ -300,6 +305,7 @@ def test_email_url_turns_the_password_reset_on_in_production():
 # gunicorn as the README runs it: no Server header.
 
 
+@pytest.mark.slow
 def test_gunicorn_with_the_repositorys_config_sends_no_server_header(tmp_path):
     import socket
     import time

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.factories import HTMX, PASSWORD, make_table, make_tournament, make_user, record
+from tests.profiles import sized
 from tournaments.models import (
     Club,
     Dispute,
@@ -492,7 +493,9 @@ form_data = st.dictionaries(
 
 
 @settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=sized(120),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(post=form_data)
 def test_hostile_round_entries_never_fail_and_never_store_an_invalid_round(client, world, post):

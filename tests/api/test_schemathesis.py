@@ -23,10 +23,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from tests.api.conftest import HIDDEN_SLUGS, SEASON_SLUG, World
+from tests.profiles import sized
 from tournaments.models import Player
 
-# Examples per operation: the whole run stays well under a minute.
-EXAMPLES = 30
+# Examples per operation (under CI; the profile's share of them locally): the whole run
+# stays well under a minute.
+EXAMPLES = sized(30)
 
 
 # The description, as the site serves it (no database needed to make it).

@@ -16,6 +16,9 @@ import pytest
 from bench.downloads import Render, at_once
 from tests.bench.smoke import BASE_DIR, smoke_cache_url, smoke_database_url
 
+# A benchmark run through gunicorn: a minute or more on a busy machine (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 
 def bench_database_url() -> str | None:
     return smoke_database_url("yaniv_bench_downloads_smoke")

@@ -40,6 +40,9 @@ LINE = re.compile(
     r"  (?P<verdict>ok|MISSED|info)$"
 )
 
+# Whole benchmark runs (quick ones), seconds each (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.django_db
 def test_a_quick_run_prints_every_figure_with_its_queries(capsys):

@@ -13,6 +13,9 @@ import pytest
 
 from tests.bench.smoke import BASE_DIR, smoke_cache_url, smoke_database_url
 
+# A benchmark run through gunicorn: minutes on a busy machine (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 
 def bench_database_url() -> str | None:
     return smoke_database_url("yaniv_bench_smoke")

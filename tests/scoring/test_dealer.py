@@ -22,6 +22,7 @@ from scoring.rules import (
     score_game,
     still_in,
 )
+from tests.profiles import sized
 
 NAMES = ("Ann", "Bart", "Chris", "Dirk", "Eva", "Frank", "Greet", "Hélène")
 FOUR = NAMES[:4]
@@ -189,7 +190,7 @@ def rulesets(draw) -> Ruleset:
 rates = st.floats(0, 1)
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=sized(150))
 @given(
     ruleset=rulesets(),
     count=st.integers(2, 8),

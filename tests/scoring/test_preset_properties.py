@@ -21,12 +21,13 @@ from scoring.rules import (
     score_game,
     score_round,
 )
+from tests.profiles import sized
 
 NAMES = ("Ann", "Bart", "Chris", "Dirk", "Eva", "Frank", "Greet", "Hélène")
 PRESETS = (ISRAELI, WIKIPEDIA_EN, WIKIPEDIA_FR)
 ALL = (BELGIAN, *PRESETS)
 # A game is up to 60 rounds: no deadline (a busy machine is slow), fewer examples per preset.
-PROPERTY = settings(deadline=None, max_examples=40)
+PROPERTY = settings(deadline=None, max_examples=sized(40))
 # Finding one example is enough; shrinking it to the smallest would take long.
 FIND = settings(phases=[Phase.generate], max_examples=500, database=None)
 
@@ -241,7 +242,9 @@ def test_a_preset_game_survives_the_record_round_trip(ruleset, data):
 
 
 @pytest.mark.parametrize("ruleset", PRESETS, ids=by_name)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=sized(30), deadline=None, suppress_health_check=[HealthCheck.filter_too_much]
+)
 @given(data=st.data())
 def test_a_round_after_a_finished_preset_game_is_refused(ruleset, data):
     game = data.draw(games(ruleset))

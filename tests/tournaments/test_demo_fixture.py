@@ -29,6 +29,9 @@ from tournaments.models import (
 )
 from tournaments.models.seasons import season_tables
 
+# Each loads the whole demo (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 CHAMPIONSHIP = "belgisch-kampioenschap-2026"
 CLUB_NIGHT = "clubavond-november-2026"
 SEASON = "yaniv-club-gent-2026"

@@ -16,6 +16,9 @@ from django.db import connection
 
 from tests.legacy_migrations.upgrade import schema
 
+# Each builds an old database and migrates it in a process of its own (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from django.core.management import CommandError, call_command
 
 from tests.scoring.vectors import PRESET_VECTORS_DIR, VECTORS_DIR, load
@@ -41,6 +42,7 @@ def run_score_game(*args: str, stdin: str = "") -> Done:
     return Done(0, out.getvalue(), "")
 
 
+@pytest.mark.slow  # a process per call
 def test_score_game_runs_as_a_process_reading_stdin_with_exit_codes():
     vector = load(VECTORS_DIR / "belgian" / "worked_examples.json")
     done = subprocess.run(
