@@ -3,6 +3,8 @@ or per seat from a table code's page), and stops from the page or from any messa
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -25,7 +27,11 @@ def _language(request: HttpRequest) -> str:
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
-def _subscribe(request: HttpRequest, tournament: Tournament, player: Player) -> HttpResponse:
+def _subscribe(
+    request: HttpRequest, tournament: Tournament, player: Player | None, referee: Any = None
+) -> HttpResponse:
+    """This phone hears about `player` (and, if ticked, the announcements), or about
+    `referee`'s tables."""
     if not push.enabled():
         raise Http404("This site sends no notifications.")
     form = SubscriptionForm(request.POST)
@@ -33,12 +39,16 @@ def _subscribe(request: HttpRequest, tournament: Tournament, player: Player) -> 
         return JsonResponse({"errors": form.errors}, status=400)
     keys = {name: form.cleaned_data[name] for name in ("endpoint", "p256dh", "auth")}
     language = _language(request)
-    subscribe(**keys, tournament=tournament, player=player, language=language)
-    if form.cleaned_data["announcements"]:
+    subscribe(**keys, tournament=tournament, player=player, referee=referee, language=language)
+    if referee is None and form.cleaned_data["announcements"]:
         subscribe(**keys, tournament=tournament, player=None, language=language)
-    else:
+    elif referee is None:
+        # The announcements are neither a player's nor a referee's subscription.
         Subscription.objects.filter(
-            endpoint=keys["endpoint"], tournament=tournament, player__isnull=True
+            endpoint=keys["endpoint"],
+            tournament=tournament,
+            player__isnull=True,
+            referee__isnull=True,
         ).delete()
     return JsonResponse(
         {"subscribed": True, "message": gettext("This phone will be notified.")}, status=201
@@ -70,22 +80,7 @@ def subscribe_referee(request: HttpRequest, table_id: int) -> HttpResponse:
     table = access.get_table_for_referee(request, table_id)
     if table.referee_id != request.user.pk:
         raise PermissionDenied(gettext("Only the table's referee is told of its disputes."))
-    if not push.enabled():
-        raise Http404("This site sends no notifications.")
-    form = SubscriptionForm(request.POST)
-    if not form.is_valid():
-        return JsonResponse({"errors": form.errors}, status=400)
-    keys = {name: form.cleaned_data[name] for name in ("endpoint", "p256dh", "auth")}
-    subscribe(
-        **keys,
-        tournament=table.session.tournament,
-        player=None,
-        referee=request.user,
-        language=_language(request),
-    )
-    return JsonResponse(
-        {"subscribed": True, "message": gettext("This phone will be notified.")}, status=201
-    )
+    return _subscribe(request, table.session.tournament, None, referee=request.user)
 
 
 @require_POST

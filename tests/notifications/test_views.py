@@ -19,7 +19,7 @@ from notifications.models import Subscription
 from notifications.tasks import stop_token
 from tests.factories import make_table, make_user
 from tests.notifications.conftest import give_phone, player
-from tournaments.models import TableCode, Tournament
+from tournaments.models import Registration, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -280,3 +280,19 @@ def test_only_the_tables_referee_subscribes_to_its_disputes(
     assert stranger.post(url, push_service.phone().keys).status_code in (403, 404)
     assert client.post(url, push_service.phone().keys).status_code in (302, 403, 404)
     assert Subscription.objects.count() == 0
+
+
+def test_a_referees_phone_following_a_player_keeps_its_disputes_subscription(
+    referee_client, referee, table, vapid, push_service
+):
+    phone = push_service.phone()
+    referee_client.post(reverse("notifications:subscribe_referee", args=[table.pk]), phone.keys)
+    tournament = table.session.tournament
+    seated = table.seats.get(position=1).player
+    Registration.objects.get_or_create(tournament=tournament, player=seated)
+    url = reverse("notifications:subscribe", args=[tournament.slug, seated.pk])
+
+    assert referee_client.post(url, phone.keys).status_code == 201
+    assert sorted(
+        (str(s.referee_id == referee.pk), str(s.player_id)) for s in Subscription.objects.all()
+    ) == sorted([("True", "None"), ("False", str(seated.pk))])
