@@ -87,9 +87,6 @@ def test_the_health_url_answers_ok_when_the_database_does(client):
         "status": "ok",
         "database": "ok",
         "cache": "ok",
-        # No task waiting for a worker (tests/notifications/test_views.py: a late one).
-        "tasks": "ok",
-        "tasks_waiting_seconds": 0,
     }
 
 

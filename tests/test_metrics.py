@@ -27,8 +27,6 @@ def test_health_answers_ok_when_the_database_and_the_cache_do(client):
         "status": "ok",
         "database": "ok",
         "cache": "ok",
-        "tasks": "ok",
-        "tasks_waiting_seconds": 0,
     }
 
 
@@ -44,8 +42,6 @@ def test_health_answers_503_naming_the_cache_when_it_does_not_answer(client, mon
         "status": "error",
         "database": "ok",
         "cache": "unavailable",
-        "tasks": "ok",
-        "tasks_waiting_seconds": 0,
     }
 
 

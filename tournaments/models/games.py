@@ -18,7 +18,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
@@ -27,7 +27,14 @@ from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
 from tournaments.compiled import Insert, Select, Update
-from tournaments.models.tournaments import Seat, Session, Table, TableCode, Tournament
+from tournaments.models.tournaments import (
+    Registration,
+    Seat,
+    Session,
+    Table,
+    TableCode,
+    Tournament,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -109,12 +116,20 @@ def seat_labels(seats: Sequence[Seat]) -> dict[int, str]:
 
 
 def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
-    """Game id → its seats clockwise, with their players (one query)."""
+    """Game id → its seats clockwise, with their players and whether each has withdrawn
+    from the tournament (`seat.withdrawn`: a table plays them on until the director
+    decides, and its page says so), in one query."""
     table_ids = {game.table_id: game.pk for game in games}
     seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
+    withdrawn = Registration.objects.filter(
+        player_id=OuterRef("player_id"),
+        tournament_id=OuterRef("table__session__tournament_id"),
+        withdrawn_at__isnull=False,
+    )
     for seat in (
         Seat.objects.filter(table_id__in=table_ids)
         .select_related("player")
+        .annotate(withdrawn=Exists(withdrawn))
         .order_by("table_id", "position")
     ):
         seats[table_ids[seat.table_id]].append(seat)

@@ -46,7 +46,6 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
-    Registration,
     Round,
     RoundConflict,
     Session,
@@ -237,14 +236,7 @@ def _live_values(
 def _withdrawn_seated(sheet: GameSheet) -> list[str]:
     """The players at this unfinished table who withdrew from the tournament: the table
     keeps playing them until the director decides, and the page says so."""
-    table = sheet.game.table
-    seated = {seat.player_id: seat.player.name for seat in sheet.seats}
-    withdrawn = Registration.objects.filter(
-        tournament_id=table.session.tournament_id,
-        player_id__in=seated,
-        withdrawn_at__isnull=False,
-    ).values_list("player_id", flat=True)
-    return [seated[player] for player in seated if player in set(withdrawn)]
+    return [seat.player.name for seat in sheet.seats if getattr(seat, "withdrawn", False)]
 
 
 def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
