@@ -629,6 +629,7 @@
     flushing = true;
     renderStatus();
     var storedAny = false;
+    var waited = outbox.length > 0;
     function next() {
       return load().then(function (saved) {
         outbox = saved.outbox;
@@ -650,7 +651,11 @@
       offline = true;
     }).then(function () {
       flushing = false;
+      // Another tab of this phone sent what waited here (it held the lock first): stored all
+      // the same, so the status says so instead of staying at "Sending…".
+      if (waited && !storedAny && !outbox.length) announce(texts.all_saved);
       renderPending();
+      renderStatus();
       // The device drew what it stored; the server's page comes back when the game is over
       // (the result, the sign-off) and otherwise with the next poll.
       if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
