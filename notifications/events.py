@@ -212,6 +212,14 @@ def hall_message(screen_id: int, message: str) -> Event | None:
     return Event(f"hall:{tournament.pk}:{digest}", tournament, [draft])
 
 
+def _to_referee(table: Table, key: str, words: Callable[[], tuple[str, str]]) -> Event:
+    """One message to the phones of `table`'s referee, opening the table's page."""
+    draft = Draft(
+        None, key, words, reverse("tables:detail", args=[table.pk]), referee_id=table.referee_id
+    )
+    return Event(key, table.session.tournament, [draft])
+
+
 def dispute_raised(dispute_id: int) -> Event | None:
     """ "Something's wrong?" at a table: its referee's phones hear it."""
     dispute = (
@@ -232,14 +240,7 @@ def dispute_raised(dispute_id: int) -> Event | None:
         )
         return _table_title(table.session, table.number), text
 
-    draft = Draft(
-        None,
-        f"raised:{dispute.pk}",
-        words,
-        reverse("tables:detail", args=[table.pk]),
-        referee_id=table.referee_id,
-    )
-    return Event(f"raised:{dispute.pk}", table.session.tournament, [draft])
+    return _to_referee(table, f"raised:{dispute.pk}", words)
 
 
 LAST_MINUTES = 5
@@ -260,14 +261,7 @@ def last_minutes(table_id: int, ends_at: str) -> Event | None:
             "%(minutes)s minutes left on the clock."
         ) % {"minutes": LAST_MINUTES}
 
-    draft = Draft(
-        None,
-        f"clock:{table.pk}:{ends_at}",
-        words,
-        reverse("tables:detail", args=[table.pk]),
-        referee_id=table.referee_id,
-    )
-    return Event(f"clock:{table.pk}:{ends_at}", table.session.tournament, [draft])
+    return _to_referee(table, f"clock:{table.pk}:{ends_at}", words)
 
 
 EVENTS: dict[str, Callable[..., Event | None]] = {

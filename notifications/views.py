@@ -19,7 +19,7 @@ from notifications.forms import EndpointForm, SubscriptionForm
 from notifications.models import Subscription, subscribe
 from notifications.tasks import subscription_of
 from tournaments import access
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Seat, Table, Tournament
 
 
 def _language(request: HttpRequest) -> str:
@@ -55,21 +55,34 @@ def _subscribe(
     )
 
 
-@require_POST
-def subscribe_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    """From the player's page in a tournament: anyone who may see it."""
+def _registered_player(
+    request: HttpRequest, slug: str, player_id: int
+) -> tuple[Tournament, Player]:
+    """The tournament (if this visitor may see it) and one of its registered players, or 404."""
     tournament = access.get_tournament_for_viewer(request, slug)
     player = get_object_or_404(
         Player.objects.filter(registrations__tournament=tournament), pk=player_id
     )
+    return tournament, player
+
+
+def _seat_by_code(request: HttpRequest, code: str, position: int) -> tuple[Table, Seat]:
+    """The table a working code opens and its seat at `position` (with its player), or 404."""
+    table = access.get_table_for_viewer(request, code=code)
+    return table, get_object_or_404(table.seats.select_related("player"), position=position)
+
+
+@require_POST
+def subscribe_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """From the player's page in a tournament: anyone who may see it."""
+    tournament, player = _registered_player(request, slug, player_id)
     return _subscribe(request, tournament, player)
 
 
 @require_POST
 def subscribe_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
     """From a table code's page, one seat's player: whoever holds the table's code."""
-    table = access.get_table_for_viewer(request, code=code)
-    seat = get_object_or_404(table.seats.select_related("player"), position=position)
+    table, seat = _seat_by_code(request, code, position)
     return _subscribe(request, table.session.tournament, seat.player)
 
 
@@ -113,17 +126,13 @@ def _unsubscribe(request: HttpRequest, tournament: Tournament, player: Player) -
 
 @require_POST
 def unsubscribe_player(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    tournament = access.get_tournament_for_viewer(request, slug)
-    player = get_object_or_404(
-        Player.objects.filter(registrations__tournament=tournament), pk=player_id
-    )
+    tournament, player = _registered_player(request, slug, player_id)
     return _unsubscribe(request, tournament, player)
 
 
 @require_POST
 def unsubscribe_seat(request: HttpRequest, code: str, position: int) -> HttpResponse:
-    table = access.get_table_for_viewer(request, code=code)
-    seat = get_object_or_404(table.seats.select_related("player"), position=position)
+    table, seat = _seat_by_code(request, code, position)
     return _unsubscribe(request, table.session.tournament, seat.player)
 
 
