@@ -3,18 +3,25 @@
 The rules engine, the game records, the seating draw and the standings (`scoring`) are pure
 Python without Django and speak English. Their errors carry a code and parameters; the site
 looks the code's message up (`scoring.errors`, marked for the catalogues) and shows its
-translation filled with the parameters. No English sentence is matched.
+translation filled with the parameters. No English sentence is matched. The site's own
+refusals (`tournaments.errors.Refused`) are looked up the same way (`translated`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from scoring import standings
-from scoring.errors import GAME_MESSAGES, FinalError, GameError, GameWarning, SeatingError
+from scoring.errors import GAME_MESSAGES, Coded, FinalError, GameError, SeatingError
+from scoring.seasons import SeasonError
 from scoring.sheet import Mark
+
+if TYPE_CHECKING:
+    from tournaments.errors import Refused
 
 # The engine's rule sets by name, as a page title and a message name them ("Scoring rules
 # (Belgian)", "nobody goes along under the Israeli rules"): never the code's id.
@@ -53,13 +60,17 @@ MARK_MEANINGS = {
 
 def sentence(text: str) -> str:
     """A message as a sentence: "the game is already over" → "The game is already over."."""
-    return text[:1].upper() + text[1:] + "."
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def translated(error: GameError | GameWarning | SeatingError | FinalError) -> str:
-    """An engine, game-record or seating error (or a warning) in the active language, by its
-    code; a rule set it names by its name in that language."""
-    return gettext(error.template) % _named(error.params)
+def translated(error: Coded | SeasonError | Refused) -> str:
+    """An engine, game-record, seating or season error (or a warning), or a refusal of the
+    site, in the active language, by its code; a rule set it names by its name in that
+    language. The one place a coded error becomes words."""
+    template = error.template
+    # The site's refusals are marked lazily (translated when read), the engine's by name.
+    text = str(template) if isinstance(template, Promise) else gettext(template)
+    return text % _named(error.params)
 
 
 def _named(params: Mapping[str, object]) -> Mapping[str, object]:
@@ -92,7 +103,7 @@ def final_error(error: FinalError) -> str:
     return sentence(translated(error))
 
 
-def warning(warning: GameWarning) -> str:
+def warning(warning: Coded) -> str:
     """An engine's warning about a round, as a sentence in the active language."""
     return sentence(translated(warning))
 

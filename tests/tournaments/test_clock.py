@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tests.factories import make_table, make_tournament, record, settings_post
 from tournaments.clock import AtTimeLimit, Phase, clock_state, rule_sentence
+from tournaments.errors import Refused
 from tournaments.models import GameChange, Session, SessionClockEvent, Table
 
 pytestmark = pytest.mark.django_db
@@ -194,14 +195,14 @@ def test_the_time_left_is_per_table_with_its_extension(table, director):
 
 @pytest.mark.parametrize("minutes", [0, -5, 721])
 def test_a_time_limit_is_1_to_720_minutes(table, director, minutes):
-    with pytest.raises(ValueError, match="a time limit is 1 to 720 minutes"):
+    with pytest.raises(Refused, match="a time limit is 1 to 720 minutes"):
         table.session.set_time_limit(minutes, by=director)
     assert table.session.clock_events.count() == 0
 
 
 def test_the_limit_is_fixed_once_the_clock_runs_extensions_add_time(table, director):
     session = started(table.session, minutes_ago=1)
-    with pytest.raises(ValueError, match="add time with an extension"):
+    with pytest.raises(Refused, match="add time with an extension"):
         session.set_time_limit(120, by=director)
 
 
@@ -215,7 +216,7 @@ def test_the_limit_is_fixed_once_the_clock_runs_extensions_add_time(table, direc
     ],
 )
 def test_a_clock_change_out_of_order_is_refused_and_logs_nothing(table, director, change, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(Refused, match=message):
         change(table.session, director)
     assert table.session.clock_events.count() == 0
 
@@ -223,24 +224,24 @@ def test_a_clock_change_out_of_order_is_refused_and_logs_nothing(table, director
 def test_a_planned_session_starts_no_clock_and_a_running_one_starts_once(tournament, director):
     planned = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
     planned.set_time_limit(90, by=director)
-    with pytest.raises(ValueError, match="start the session before its clock"):
+    with pytest.raises(Refused, match="start the session before its clock"):
         planned.start_clock(by=director)
     started(planned, minutes_ago=1)
-    with pytest.raises(ValueError, match="the clock has already started"):
+    with pytest.raises(Refused, match="the clock has already started"):
         planned.start_clock(by=director)
     planned.pause_clock(by=director)
-    with pytest.raises(ValueError, match="the clock is paused already"):
+    with pytest.raises(Refused, match="the clock is paused already"):
         planned.pause_clock(by=director)
 
 
 def test_an_extension_is_1_to_120_minutes_and_720_in_all(table, director):
     session = started(table.session, minutes_ago=1)
     for minutes in (0, 121):
-        with pytest.raises(ValueError, match="an extension is 1 to 120 minutes"):
+        with pytest.raises(Refused, match="an extension is 1 to 120 minutes"):
             session.extend_clock(minutes, by=director)
     for _ in range(6):
         session.extend_clock(120, by=director)
-    with pytest.raises(ValueError, match="720 minutes in all"):
+    with pytest.raises(Refused, match="720 minutes in all"):
         session.extend_clock(1, by=director)
     assert session.clock_extension == 720
 
@@ -248,7 +249,7 @@ def test_an_extension_is_1_to_120_minutes_and_720_in_all(table, director):
 def test_a_table_of_another_session_is_not_extended(table, director):
     session = started(table.session, minutes_ago=1)
     elsewhere = make_table(tournament=make_tournament())
-    with pytest.raises(ValueError, match="this table is not of this session"):
+    with pytest.raises(Refused, match="this table is not of this session"):
         session.extend_clock(5, elsewhere, by=director)
     elsewhere.refresh_from_db()
     assert elsewhere.clock_extension == 0
@@ -257,9 +258,9 @@ def test_a_table_of_another_session_is_not_extended(table, director):
 def test_a_finished_sessions_clock_stays_as_it_was(table, director):
     session = started(table.session, minutes_ago=1)
     session.finish(end_games=True, by=director)
-    with pytest.raises(ValueError, match="the session is finished"):
+    with pytest.raises(Refused, match="the session is finished"):
         session.extend_clock(5, by=director)
-    with pytest.raises(ValueError, match="the session is finished"):
+    with pytest.raises(Refused, match="the session is finished"):
         session.pause_clock(by=director)
 
 
@@ -429,15 +430,15 @@ def test_ending_the_games_ends_every_unfinished_one_each_logged(three_tables, di
     # Ranked by the totals: Ann 0 first at table 1; table 2 (no round) a three-way shared win.
     assert dict(table.seats.values_list("player__name", "rank"))["Ann"] == 1
     assert set(second.seats.values_list("rank", flat=True)) == {1}
-    with pytest.raises(ValueError, match="every game of this session is over already"):
+    with pytest.raises(Refused, match="every game of this session is over already"):
         session.end_games(by=director, reason="again")
 
 
 def test_ending_the_games_needs_a_reason_and_a_started_session(tournament, director):
     planned = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
-    with pytest.raises(ValueError, match="the session has not started"):
+    with pytest.raises(Refused, match="the session has not started"):
         planned.end_games(by=director, reason="time")
-    with pytest.raises(ValueError, match="say why the games end"):
+    with pytest.raises(Refused, match="say why the games end"):
         planned.end_games(by=director, reason="  ")
     assert not GameChange.objects.exists()
 

@@ -14,6 +14,7 @@ from scoring.errors import FinalError
 from tests.factories import make_table, make_user, record, settings_post
 from tests.tournaments.test_printing import pdftotext, squeeze
 from tournaments import printing
+from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -131,13 +132,13 @@ def test_the_final_waits_for_every_qualifying_session(tournament):
     tournament.final_players = 4
     tournament.save()
     make_table(tournament=tournament)  # session 1, running
-    with pytest.raises(ValueError, match="finish every qualifying session"):
+    with pytest.raises(Refused, match="finish every qualifying session"):
         tournament.open_final()
     assert tournament.sessions.count() == 1
 
 
 def test_a_tournament_without_a_final_opens_none(tournament):
-    with pytest.raises(ValueError, match="no final"):
+    with pytest.raises(Refused, match="no final"):
         tournament.open_final()
 
 

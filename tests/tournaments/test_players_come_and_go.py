@@ -16,8 +16,10 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
 from tournaments import archive, downloads
+from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
 from tournaments.printing.standings import standings_pdf
 
@@ -116,10 +118,10 @@ def test_a_withdrawal_is_logged_with_who_and_why(day, director, caplog):
 
 def test_a_withdrawal_needs_a_reason_and_happens_once(day, director):
     ann = register(day, "Ann")
-    with pytest.raises(ValueError, match="say why"):
+    with pytest.raises(Refused, match="say why"):
         ann.withdraw("  ", by=director)
     ann.withdraw("unwell", by=director)
-    with pytest.raises(ValueError, match="Ann has already withdrawn"):
+    with pytest.raises(Refused, match="Ann has already withdrawn"):
         ann.withdraw("again", by=director)
 
 
@@ -144,14 +146,14 @@ def test_a_returning_player_is_checked_in_again(day, director):
     ann.come_back(by=director)
     ann.refresh_from_db()
     assert (ann.withdrawn, ann.checked_in, ann.withdrawal_reason) == (False, True, "")
-    with pytest.raises(ValueError, match="Ann has not withdrawn"):
+    with pytest.raises(Refused, match="Ann has not withdrawn"):
         ann.come_back(by=director)
 
 
 def test_a_withdrawn_player_cannot_be_checked_in_and_check_in_all_leaves_them_out(day, director):
     players = registered(day, ["Ann", "Bart", "Chris"])
     players["Ann"].withdraw("unwell", by=director)
-    with pytest.raises(ValueError, match="Return"):
+    with pytest.raises(Refused, match="Return"):
         players["Ann"].set_checked_in(True)
     day.check_in_all(False)
     assert day.check_in_all(True) == 2
@@ -207,7 +209,7 @@ def test_the_draw_makes_tables_of_3_to_5(day, count, sizes):
 
 def test_two_players_are_drawn_only_when_the_tournament_allows_tables_of_2(day):
     registered(day, NAMES[:2])
-    with pytest.raises(ValueError, match="at least 3 players"):
+    with pytest.raises(SeatingError, match="at least 3 players"):
         day.open_session(Session.Seating.RANDOM, seed=1)
     assert not day.sessions.exists()
     day.small_tables = True
@@ -273,7 +275,7 @@ def test_a_suggestion_that_changed_since_the_page_showed_it_is_refused(day, dire
     day.registrations.get(player__name=names_of(session)[0][0]).set_checked_in(False)
     shown = Session.rebalance_key(session.rebalance())
     register(day, "Nora")
-    with pytest.raises(ValueError, match="changed since"):
+    with pytest.raises(Refused, match="changed since"):
         session.apply_rebalance(shown, by=director)
     assert "Nora" not in drawn(session)
 

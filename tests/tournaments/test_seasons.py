@@ -14,8 +14,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from scoring.seasons import SeasonError
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.season_factories import finished_tables, make_season, players, ranked_tournament
+from tournaments.errors import Refused
 from tournaments.models import Club, Player, Season, SeasonTournament, Session, Tournament
 from tournaments.printing.document import page_count
 
@@ -200,11 +202,11 @@ def test_the_version_changes_with_the_settings_and_the_tournaments(four):
 def test_a_tournament_is_added_once_with_a_checked_coefficient(four):
     tournament = ranked_tournament(four[:2])
     season = make_season()
-    with pytest.raises(ValueError, match="from 0.01 to 100"):
+    with pytest.raises(SeasonError, match="from 0.01 to 100"):
         season.add_tournament(tournament, "0")
     season.add_tournament(tournament, "1.25")
     assert season.entries.get().coefficient == Decimal("1.25")
-    with pytest.raises(ValueError, match="already counts for this season"):
+    with pytest.raises(Refused, match="already counts for this season"):
         season.add_tournament(tournament, "1")
 
 

@@ -8,8 +8,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
 from tests.tournaments.test_printing import pdftotext, squeeze
+from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Session, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +99,7 @@ def test_a_move_that_would_leave_a_table_of_one_is_refused(tournament):
     session = Session.objects.create(tournament=tournament, number=1)
     session.draw("random", seed=7)
     assert [len(t) for t in seating(session)] == [4]
-    with pytest.raises(ValueError, match="there is no table 2"):
+    with pytest.raises(SeatingError, match="there is no table 2"):
         session.move_player(Player.objects.get(name="Player 01").pk, 2)
 
 
@@ -107,7 +109,7 @@ def test_starting_a_session_runs_the_tournament_and_freezes_the_seating(tourname
     session.start()
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    with pytest.raises(ValueError, match="before the session starts"):
+    with pytest.raises(Refused, match="before the session starts"):
         session.draw("random", seed=8)
 
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import HTMX, make_table, record
+from tournaments.errors import Refused
 from tournaments.models import HallScreen, Session
 from tournaments.templatetags.clock import session_clock
 
@@ -182,5 +183,5 @@ def test_the_model_ends_only_the_tables_asked(extended, director):
     ended = extended.end_games(by=director, reason="time", tables=[2])
     assert [table.number for table in ended] == [2]
     assert not extended.tables.get(number=1).game.finished
-    with pytest.raises(ValueError, match="choose a table still playing"):
+    with pytest.raises(Refused, match="choose a table still playing"):
         extended.end_games(by=director, reason="time", tables=[3])

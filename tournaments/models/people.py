@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import names
+from tournaments.errors import Refused
 from tournaments.signals import player_merged
 
 # Unicode's explicit direction marks and controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI): a name may
@@ -223,7 +224,7 @@ class Player(models.Model):
         changing hands: every total, rank and standing stays as it was.
         """
         if other.pk == self.pk:
-            raise MergeRefused(gettext("a player cannot be merged into themselves"))
+            raise MergeRefused("merge_into_self")
         with transaction.atomic():
             # Both rows locked, in a fixed order (two merges at once cannot deadlock).
             locked = {
@@ -233,7 +234,7 @@ class Player(models.Model):
                 .order_by("pk")
             }
             if len(locked) != 2:
-                raise MergeRefused(gettext("one of the players no longer exists"))
+                raise MergeRefused("merge_player_gone")
             merged, into = locked[self.pk], locked[other.pk]
             merged._refuse_double_places(into)
             entry = PlayerMerge(
@@ -271,17 +272,12 @@ class Player(models.Model):
         if shared_table is not None:
             table = shared_table.table
             raise MergeRefused(
-                gettext(
-                    "%(merged)s and %(into)s sat at the same table (%(tournament)s, session "
-                    "%(session)s, table %(table)s): one person cannot play twice at a table"
-                )
-                % {
-                    "merged": self.name,
-                    "into": into.name,
-                    "tournament": table.session.tournament.name,
-                    "session": table.session.number,
-                    "table": table.number,
-                }
+                "merge_same_table",
+                merged=self.name,
+                into=into.name,
+                tournament=table.session.tournament.name,
+                session=table.session.number,
+                table=table.number,
             )
         registration_model = apps.get_model("tournaments", "Registration")
         both = (
@@ -294,11 +290,10 @@ class Player(models.Model):
         )
         if both is not None:
             raise MergeRefused(
-                gettext(
-                    "%(merged)s and %(into)s are both registered in %(tournament)s: its "
-                    "director removes one registration first (a seated player stays registered)"
-                )
-                % {"merged": self.name, "into": into.name, "tournament": both.tournament.name}
+                "merge_both_registered",
+                merged=self.name,
+                into=into.name,
+                tournament=both.tournament.name,
             )
 
     def _move_rows_to(self, into: Player) -> dict[str, int]:
@@ -330,11 +325,10 @@ class Player(models.Model):
                     count = model._base_manager.filter(**{field: self}).update(**{field: into})
             except IntegrityError:
                 raise MergeRefused(
-                    gettext(
-                        "%(merged)s and %(into)s both have a %(kind)s that only one player can "
-                        "have: nothing was merged"
-                    )
-                    % {"merged": self.name, "into": into.name, "kind": model._meta.verbose_name}
+                    "merge_unique_row",
+                    merged=self.name,
+                    into=into.name,
+                    kind=model._meta.verbose_name,
                 ) from None
             if count:
                 moved[relation.get_accessor_name() or model._meta.model_name] = count
@@ -365,7 +359,7 @@ class Suspects:
         }[self.likeness]
 
 
-class MergeRefused(ValueError):
+class MergeRefused(Refused):
     """Two players that cannot be one (they sat at one table, or both are registered in one
     tournament); the message says why and what to do."""
 

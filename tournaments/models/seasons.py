@@ -20,10 +20,10 @@ from django.core.exceptions import ValidationError
 from django.db import connections, models, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import finals, seasons, standings
+from tournaments.errors import Refused, sentence
 from tournaments.models.games import GameChange
 from tournaments.models.people import Club, Player
 from tournaments.models.tournaments import Seat, Session, Table, Tournament
@@ -31,8 +31,7 @@ from tournaments.models.tournaments import Seat, Session, Table, Tournament
 
 def season_error(error: seasons.SeasonError) -> str:
     """A season computation's error in the active language, as a sentence."""
-    text = gettext(error.template) % error.params
-    return text[:1].upper() + text[1:] + "."
+    return sentence(error)
 
 
 class Season(models.Model):
@@ -161,26 +160,18 @@ class Season(models.Model):
         return tournament.is_public or not self.is_public
 
     def add_tournament(self, tournament: Tournament, coefficient: Decimal | str = "1") -> None:
-        """Count the tournament in this season with its coefficient (once)."""
-        try:
-            value = seasons.check_coefficient(coefficient)
-        except seasons.SeasonError as error:
-            raise ValueError(season_error(error)) from None
+        """Count the tournament in this season with its coefficient (once); a coefficient out
+        of range is the engine's SeasonError, a second count Refused."""
+        value = seasons.check_coefficient(coefficient)
         with transaction.atomic():
             Season.objects.select_for_update().filter(pk=self.pk).first()
             if self.entries.filter(tournament=tournament).exists():
-                raise ValueError(
-                    gettext("%(tournament)s already counts for this season")
-                    % {"tournament": tournament.name}
-                )
+                raise Refused("counts_already", tournament=tournament.name)
             SeasonTournament.objects.create(season=self, tournament=tournament, coefficient=value)
             self.save(update_fields=["changed_at"])
 
     def set_coefficient(self, entry: SeasonTournament, coefficient: Decimal | str) -> None:
-        try:
-            value = seasons.check_coefficient(coefficient)
-        except seasons.SeasonError as error:
-            raise ValueError(season_error(error)) from None
+        value = seasons.check_coefficient(coefficient)
         with transaction.atomic():
             SeasonTournament.objects.filter(pk=entry.pk, season=self).update(coefficient=value)
             self.save(update_fields=["changed_at"])

@@ -34,6 +34,7 @@ from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
 from scoring.seating import Draw, Rebalance
 from tournaments import signals
 from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, AtTimeLimit, ClockState, clock_state
+from tournaments.errors import Refused
 from tournaments.models.people import Club, Player
 from tournaments.texts import final_error, game_error
 
@@ -725,14 +726,12 @@ class Tournament(models.Model):
         with transaction.atomic():
             locked = Tournament.objects.select_for_update().get(pk=self.pk)
             if not locked.has_final:
-                raise ValueError(
-                    gettext("this tournament has no final: set it up in its settings")
-                )
+                raise Refused("no_final")
             final = locked.final_session()
             if final is not None:
                 return final
             if locked.sessions.exclude(status=Session.Status.FINISHED).exists():
-                raise ValueError(gettext("finish every qualifying session before the final"))
+                raise Refused("qualifying_unfinished")
             draw = locked.final_draw()
             last = locked.sessions.order_by("-number").first()
             session = Session.objects.create(
@@ -785,10 +784,7 @@ class Tournament(models.Model):
         """
         password = one_time_password()
         model = get_user_model()
-        taken = ValueError(
-            gettext("the username %(username)s is taken: choose another one")
-            % {"username": username}
-        )
+        taken = Refused("username_taken", username=username)
         try:
             with transaction.atomic():
                 # Usernames differ by more than their case: "Ref1" and "ref1" would confuse.
@@ -813,35 +809,17 @@ class Tournament(models.Model):
         with transaction.atomic():
             user = model.objects.select_for_update().filter(username=username).first()
             if user is None:
-                raise ValueError(
-                    gettext("no account is called %(username)s: check the spelling, or create it")
-                    % {"username": username}
-                )
+                raise Refused("no_such_account", username=username)
             origin = AccountOrigin.objects.filter(user=user).select_related("tournament").first()
             if origin is not None and not origin.tournament.is_director(by):
-                raise ValueError(
-                    gettext(
-                        "the account %(username)s belongs to another director's tournament: "
-                        "create a new account"
-                    )
-                    % {"username": username}
-                )
+                raise Refused("account_of_another_director", username=username)
             accounts = self._accounts_of(role)
             if accounts.filter(pk=user.pk).exists():
-                if role == self.Role.DIRECTOR:
-                    already = gettext("the account %(username)s already directs this tournament")
-                else:
-                    already = gettext("the account %(username)s already referees this tournament")
-                raise ValueError(already % {"username": username})
+                already = "directs_already" if role == self.Role.DIRECTOR else "referees_already"
+                raise Refused(already, username=username)
             if not user.is_active:
                 if origin is None or self._has_rights_of_its_own(user):
-                    raise ValueError(
-                        gettext(
-                            "the account %(username)s is deactivated: an administrator can "
-                            "reactivate it"
-                        )
-                        % {"username": username}
-                    )
+                    raise Refused("account_deactivated", username=username)
                 user.is_active = True
                 user.save(update_fields=["is_active"])
             accounts.add(user)
@@ -912,25 +890,16 @@ class Tournament(models.Model):
         with transaction.atomic():
             locked = Tournament.objects.select_for_update().get(pk=self.pk)
             if user.pk == by.pk:
-                raise ValueError(gettext("you cannot remove yourself: ask another director"))
+                raise Refused("remove_yourself")
             if not locked.has_account(user):
-                raise ValueError(
-                    gettext("the account %(username)s does not belong to this tournament")
-                    % {"username": user.get_username()}
-                )
+                raise Refused("account_not_here", username=user.get_username())
             if (
                 locked.directors.filter(pk=user.pk).exists()
                 and not locked.directors.exclude(pk=user.pk).exists()
             ):
-                raise ValueError(gettext("a tournament keeps at least one director"))
+                raise Refused("last_director")
             if user.pk == locked.created_by_id and not by.is_superuser:
-                raise ValueError(
-                    gettext(
-                        "only an administrator can remove %(username)s: they created this "
-                        "tournament"
-                    )
-                    % {"username": user.get_username()}
-                )
+                raise Refused("creator_stays", username=user.get_username())
             # Checked while it still belongs here: owned by this tournament alone.
             deactivate = locked.owns_account(user)
             locked.directors.remove(user)
@@ -950,20 +919,11 @@ class Tournament(models.Model):
         with transaction.atomic():
             locked = type(user).objects.select_for_update().get(pk=user.pk)
             if locked.pk == by.pk:
-                raise ValueError(gettext("you cannot reset your own password here"))
+                raise Refused("own_password")
             if not self.has_account(locked):
-                raise ValueError(
-                    gettext("the account %(username)s does not belong to this tournament")
-                    % {"username": locked.get_username()}
-                )
+                raise Refused("account_not_here", username=locked.get_username())
             if not self.owns_account(locked):
-                raise ValueError(
-                    gettext(
-                        "the account %(username)s also belongs to another tournament or has "
-                        "rights of its own: an administrator resets its password"
-                    )
-                    % {"username": locked.get_username()}
-                )
+                raise Refused("password_of_shared_account", username=locked.get_username())
             password = one_time_password()
             locked.set_password(password)
             locked.save(update_fields=["password"])
@@ -1064,10 +1024,7 @@ class Registration(models.Model):
     def set_checked_in(self, checked_in: bool) -> None:
         """Check the player in or out; a withdrawn player returns first (`come_back`)."""
         if checked_in and self.withdrawn:
-            raise ValueError(
-                gettext("%(name)s has withdrawn: bring them back with Return first")
-                % {"name": self.player.name}
-            )
+            raise Refused("withdrawn_check_in", name=self.player.name)
         self.checked_in = checked_in
         self.save(update_fields=["checked_in"])
 
@@ -1081,13 +1038,11 @@ class Registration(models.Model):
         """
         reason = reason.strip()
         if not reason:
-            raise ValueError(gettext("say why the player withdraws"))
+            raise Refused("withdraw_reason")
         with transaction.atomic():
             locked = Registration.objects.select_for_update().get(pk=self.pk)
             if locked.withdrawn:
-                raise ValueError(
-                    gettext("%(name)s has already withdrawn") % {"name": self.player.name}
-                )
+                raise Refused("withdrawn_already", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by = timezone.now(), by
             locked.withdrawal_reason, locked.checked_in = reason, False
             locked.save(
@@ -1121,9 +1076,7 @@ class Registration(models.Model):
         with transaction.atomic():
             locked = Registration.objects.select_for_update().get(pk=self.pk)
             if not locked.withdrawn:
-                raise ValueError(
-                    gettext("%(name)s has not withdrawn") % {"name": self.player.name}
-                )
+                raise Refused("not_withdrawn", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by, locked.withdrawal_reason = None, None, ""
             locked.checked_in = True
             locked.save(
@@ -1165,13 +1118,7 @@ class Registration(models.Model):
         with transaction.atomic():
             session = self.seated_in()
             if session is not None:
-                raise ValueError(
-                    gettext(
-                        "%(name)s is seated in session %(number)s: a seated player stays "
-                        "registered."
-                    )
-                    % {"name": self.player.name, "number": session.number}
-                )
+                raise Refused("seated_stays", name=self.player.name, number=session.number)
             self.delete()
 
 
@@ -1308,7 +1255,7 @@ class Session(models.Model):
             return final
         players = self.present_players()
         if len(players) < BELGIAN.min_players:
-            raise ValueError(gettext("check in at least 2 players before the draw"))
+            raise Refused("too_few_checked_in")
         met = self.earlier_meetings()
         target = self.tournament.table_size
         if method == self.Seating.STANDINGS:
@@ -1338,11 +1285,9 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.PLANNED:
-                raise ValueError(gettext("the seating can only change before the session starts"))
+                raise Refused("seating_after_start")
             if session.tables.filter(game__rounds__isnull=False).exists():
-                raise ValueError(
-                    gettext("rounds were recorded at these tables: the seating stays")
-                )
+                raise Refused("seating_has_rounds")
             referees = dict(session.tables.values_list("number", "referee_id"))
             before = dict(
                 Seat.objects.filter(table__session=session).values_list(
@@ -1433,14 +1378,9 @@ class Session(models.Model):
             Session.objects.select_for_update().filter(pk=self.pk).first()
             rebalanced = self.rebalance()
             if rebalanced is None:
-                raise ValueError(gettext("the seating needs no rebalancing any more"))
+                raise Refused("rebalance_needless")
             if self.rebalance_key(rebalanced) != key:
-                raise ValueError(
-                    gettext(
-                        "the players present changed since the page showed the suggestion: "
-                        "check the new one"
-                    )
-                )
+                raise Refused("rebalance_changed")
             self.seat(rebalanced.draw, self.Seating.MANUAL)
         logger.info(
             "rebalance: session %s of %s by %s: %s",
@@ -1489,9 +1429,9 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.PLANNED:
-                raise ValueError(gettext("this session has already started"))
+                raise Refused("started_already")
             if not session.tables.exists():
-                raise ValueError(gettext("draw the seating before starting the session"))
+                raise Refused("draw_first")
             if not confirmed:
                 unfinished = session.unfinished_earlier_tables()
                 if unfinished:
@@ -1552,9 +1492,9 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if not session.by_table_codes or session.status == self.Status.FINISHED:
-                raise ValueError(gettext("this session does not take table codes"))
+                raise Refused("no_table_codes")
             if table.session_id != session.pk:
-                raise ValueError(gettext("this table is not of this session"))
+                raise Refused("table_elsewhere")
             return TableCode.issue(table)
 
     def set_entry(self, entry: str) -> None:
@@ -1562,7 +1502,7 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status == self.Status.FINISHED:
-                raise ValueError(gettext("a finished session keeps its way of entering rounds"))
+                raise Refused("entry_when_finished")
             session.entry = entry
             session.save(update_fields=["entry", "changed_at"])
             session.ensure_codes()
@@ -1593,16 +1533,11 @@ class Session(models.Model):
     def set_time_limit(self, minutes: int | None, *, by: Any) -> None:
         """The session's time limit in minutes (None: no limit), until its clock starts."""
         if minutes is not None and not 1 <= minutes <= MAX_MINUTES:
-            raise ValueError(
-                gettext("a time limit is %(low)s to %(high)s minutes")
-                % {"low": 1, "high": MAX_MINUTES}
-            )
+            raise Refused("time_limit_range", low=1, high=MAX_MINUTES)
         with transaction.atomic():
             session = self._locked_for_clock()
             if session.clock_started_at is not None:
-                raise ValueError(
-                    gettext("the clock has started: add time with an extension instead")
-                )
+                raise Refused("limit_after_start")
             session.time_limit = minutes
             session.save(update_fields=["time_limit", "changed_at"])
             session._log_clock(SessionClockEvent.Action.LIMIT, by, minutes=minutes)
@@ -1613,11 +1548,11 @@ class Session(models.Model):
         with transaction.atomic():
             session = self._locked_for_clock()
             if session.status != self.Status.RUNNING:
-                raise ValueError(gettext("start the session before its clock"))
+                raise Refused("clock_before_session")
             if session.time_limit is None:
-                raise ValueError(gettext("set a time limit before starting the clock"))
+                raise Refused("limit_first")
             if session.clock_started_at is not None:
-                raise ValueError(gettext("the clock has already started"))
+                raise Refused("clock_started")
             session._start_clock(by)
         self._take_clock(session)
 
@@ -1632,9 +1567,9 @@ class Session(models.Model):
         with transaction.atomic():
             session = self._locked_for_clock()
             if session.clock_started_at is None:
-                raise ValueError(gettext("the clock has not started"))
+                raise Refused("clock_not_started")
             if session.clock_paused_at is not None:
-                raise ValueError(gettext("the clock is paused already"))
+                raise Refused("clock_paused")
             session.clock_paused_at = timezone.now()
             session.save(update_fields=["clock_paused_at", "changed_at"])
             session._log_clock(SessionClockEvent.Action.PAUSE, by)
@@ -1645,7 +1580,7 @@ class Session(models.Model):
         with transaction.atomic():
             session = self._locked_for_clock()
             if session.clock_paused_at is None:
-                raise ValueError(gettext("the clock is not paused"))
+                raise Refused("clock_not_paused")
             now = timezone.now()
             paused = max(0, round((now - session.clock_paused_at).total_seconds()))
             session.clock_paused_seconds += paused
@@ -1659,25 +1594,22 @@ class Session(models.Model):
     ) -> None:
         """Give every table (or `table` alone) `minutes` more, also once their time is up."""
         if not 1 <= minutes <= MAX_EXTENSION:
-            raise ValueError(
-                gettext("an extension is %(low)s to %(high)s minutes")
-                % {"low": 1, "high": MAX_EXTENSION}
-            )
+            raise Refused("extension_range", low=1, high=MAX_EXTENSION)
         with transaction.atomic():
             session = self._locked_for_clock()
             if session.clock_started_at is None:
-                raise ValueError(gettext("start the clock before extending it"))
+                raise Refused("extend_before_start")
             if table is None:
                 if session.clock_extension + minutes > MAX_MINUTES:
-                    raise ValueError(self._too_long())
+                    raise Refused("extended_too_long", most=MAX_MINUTES)
                 session.clock_extension += minutes
             else:
                 locked = Table.objects.select_for_update().filter(pk=table.pk, session=session)
                 extended = locked.first()
                 if extended is None:
-                    raise ValueError(gettext("this table is not of this session"))
+                    raise Refused("table_elsewhere")
                 if extended.clock_extension + minutes > MAX_MINUTES:
-                    raise ValueError(self._too_long())
+                    raise Refused("extended_too_long", most=MAX_MINUTES)
                 extended.clock_extension += minutes
                 extended.save(update_fields=["clock_extension"])
                 table.clock_extension = extended.clock_extension
@@ -1702,13 +1634,13 @@ class Session(models.Model):
         `Game.end_at_time_limit` ends it (its totals final, ranked by them, its audit log
         saying `reason`), and the clock's log says how many. The tables ended."""
         if not reason.strip():
-            raise ValueError(gettext("say why the games end"))
+            raise Refused("end_reason")
         # The game model, through the relation: `games` imports this module, not the reverse.
         game_model: Any = Table.game.related.related_model
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status == self.Status.PLANNED:
-                raise ValueError(gettext("the session has not started"))
+                raise Refused("session_not_started")
             # Every game to end, locked at once: a round recorded meanwhile waits, then finds
             # its game over.
             playing = game_model.objects.select_for_update(of=("self",)).filter(
@@ -1718,9 +1650,9 @@ class Session(models.Model):
                 playing = playing.filter(table__number__in=list(tables))
             games = list(playing.select_related("table").order_by("table__number"))
             if not games and tables is not None:
-                raise ValueError(gettext("choose a table still playing"))
+                raise Refused("choose_playing_table")
             if not games:
-                raise ValueError(gettext("every game of this session is over already"))
+                raise Refused("games_over")
             for game in games:
                 game.end_at_time_limit(by=by, reason=reason, version=game.version)
             session.save(update_fields=["changed_at"])
@@ -1730,18 +1662,12 @@ class Session(models.Model):
         self.changed_at = session.changed_at
         return [game.table for game in games]
 
-    @staticmethod
-    def _too_long() -> str:
-        return gettext("a clock can be extended to %(most)s minutes in all") % {
-            "most": MAX_MINUTES
-        }
-
     def _locked_for_clock(self) -> Session:
         """This session's row, locked: one clock change at a time. A finished session's
         clock stays as it was."""
         session = Session.objects.select_for_update().select_related("tournament").get(pk=self.pk)
         if session.status == self.Status.FINISHED:
-            raise ValueError(gettext("the session is finished: its clock stays as it was"))
+            raise Refused("clock_when_finished")
         return session
 
     def _log_clock(
@@ -1785,7 +1711,7 @@ class Session(models.Model):
         with transaction.atomic():
             session = Session.objects.select_for_update().get(pk=self.pk)
             if session.status != self.Status.RUNNING:
-                raise ValueError(gettext("only a running session can be finished"))
+                raise Refused("finish_not_running")
             playing = session.playing_tables()
             if playing and not end_games:
                 raise GamesInPlay(playing)

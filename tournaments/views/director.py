@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
-from tournaments import player_import, texts
+from tournaments import player_import
 from tournaments.access import (
     can_create_tournament,
     get_tournament_for_director,
@@ -41,6 +41,7 @@ from tournaments.forms_director import (
 from tournaments.models import Player, Registration, Seat, Session, Tournament
 from tournaments.views.disputes import open_count_and_version
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
+from tournaments.views.refusals import answers_refusals
 
 # Sent with a changed check-in: the page's counts fetch themselves again.
 REGISTRATIONS_CHANGED = "registrations-changed"
@@ -243,7 +244,22 @@ def add_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _registration_refused(
+    request: HtmxHttpRequest, message: str, slug: str, registration_id: int
+) -> HttpResponse:
+    """A change of a player's registration refused: their row says why (htmx), or the
+    dashboard, at their row, with the message."""
+    tournament = get_tournament_for_director(request, slug)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player__club"),
+        pk=registration_id,
+        tournament=tournament,
+    )
+    return _registration_answer(request, tournament, registration, message)
+
+
 @require_POST
+@answers_refusals(_registration_refused)
 def check_in(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Set one player's check-in (`checked_in` 1 or 0); htmx gets the player's row back."""
     tournament = get_tournament_for_director(request, slug)
@@ -255,10 +271,7 @@ def check_in(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpR
     form = CheckInForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest("checked_in must be 1 or 0.")
-    try:
-        registration.set_checked_in(form.cleaned_data["checked_in"])
-    except ValueError as error:
-        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
+    registration.set_checked_in(form.cleaned_data["checked_in"])
     if not request.htmx:
         return _dashboard(tournament, anchor=f"registration-{registration.pk}")
     return _registration_answer(request, tournament, registration)
@@ -293,6 +306,7 @@ def _registration_answer(
 
 
 @require_POST
+@answers_refusals(_registration_refused)
 def withdraw(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """A player withdraws mid-tournament, with a reason: never drawn again, their finished
     games counting as they are; htmx gets the player's row back."""
@@ -306,10 +320,7 @@ def withdraw(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpR
     if not form.is_valid():
         text = " ".join(str(error) for errors in form.errors.values() for error in errors)
         return _registration_answer(request, tournament, registration, text, withdraw_form=form)
-    try:
-        unfinished = registration.withdraw(form.cleaned_data["reason"], by=request.user)
-    except ValueError as error:
-        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
+    unfinished = registration.withdraw(form.cleaned_data["reason"], by=request.user)
     text = gettext(
         "%(name)s has withdrawn: they are drawn no more, and their finished games count."
     ) % {"name": registration.player.name}
@@ -328,6 +339,7 @@ def withdraw(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpR
 
 
 @require_POST
+@answers_refusals(_registration_refused)
 def come_back(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """A withdrawn player returns, checked in again: drawn from the next draw on."""
     tournament = get_tournament_for_director(request, slug)
@@ -336,10 +348,7 @@ def come_back(request: HtmxHttpRequest, slug: str, registration_id: int) -> Http
         pk=registration_id,
         tournament=tournament,
     )
-    try:
-        registration.come_back(by=request.user)
-    except ValueError as error:
-        return _registration_answer(request, tournament, registration, texts.sentence(str(error)))
+    registration.come_back(by=request.user)
     text = gettext("%(name)s is back and checked in: the next draw seats them.") % {
         "name": registration.player.name
     }
@@ -364,6 +373,7 @@ def check_in_all(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@answers_refusals(_registration_refused)
 def remove_registration(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     """Take a player off the tournament, unless they are seated in one of its sessions."""
     tournament = get_tournament_for_director(request, slug)
@@ -371,11 +381,7 @@ def remove_registration(request: HtmxHttpRequest, slug: str, registration_id: in
         Registration.objects.select_related("player"), pk=registration_id, tournament=tournament
     )
     name = registration.player.name
-    try:
-        registration.remove()
-    except ValueError as error:
-        messages.error(request, str(error))
-        return _dashboard(tournament, anchor=f"registration-{registration_id}")
+    registration.remove()
     messages.success(request, gettext("%(name)s is no longer registered.") % {"name": name})
     return _dashboard(tournament)
 

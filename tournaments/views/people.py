@@ -26,12 +26,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from tournaments import texts
 from tournaments.access import get_tournament_for_director, login_to_read
+from tournaments.errors import Refused, on_form
 from tournaments.forms_people import AccountForm, NewAccountForm, ScorekeepingForm
 from tournaments.models import Tournament
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
+from tournaments.views.refusals import answers_refusals
 
 
 def _render_people(
@@ -138,8 +139,8 @@ def create_account(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             user, password = tournament.create_account(
                 form.cleaned_data["username"], form.cleaned_data["role"]
             )
-        except ValueError as error:
-            form.add_error("username", texts.sentence(str(error)))
+        except Refused as refusal:
+            on_form(form, refusal, "username")
         else:
             return _card(request, tournament, user, password, new=True)
     return _render_people(request, tournament, new_form=form, status=400)
@@ -154,8 +155,8 @@ def add_account(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         role = form.cleaned_data["role"]
         try:
             user = tournament.add_account(form.cleaned_data["username"], role, by=request.user)
-        except ValueError as error:
-            form.add_error("username", texts.sentence(str(error)))
+        except Refused as refusal:
+            on_form(form, refusal, "username")
         else:
             if role == Tournament.Role.DIRECTOR:
                 text = gettext("%(username)s now directs this tournament too.")
@@ -167,15 +168,12 @@ def add_account(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@answers_refusals(back="manage:people")
 def remove_account(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
     """Take an account off the tournament (deactivated when it belongs to no other)."""
     tournament = get_tournament_for_director(request, slug)
     user = _person(tournament, user_id)
-    try:
-        deactivated = tournament.remove_account(user, by=request.user)
-    except ValueError as error:
-        messages.error(request, texts.sentence(str(error)))
-        return redirect("manage:people", slug)
+    deactivated = tournament.remove_account(user, by=request.user)
     text = gettext("%(username)s no longer belongs to this tournament.")
     if deactivated:
         text += " " + gettext("The account belongs to no other tournament: it is deactivated.")
@@ -184,15 +182,12 @@ def remove_account(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpRes
 
 
 @require_POST
+@answers_refusals(back="manage:people")
 def reset_password(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
     """A new one-time password for an account of this tournament alone, on a new card."""
     tournament = get_tournament_for_director(request, slug)
     user = _person(tournament, user_id)
-    try:
-        password = tournament.reset_password(user, by=request.user)
-    except ValueError as error:
-        messages.error(request, texts.sentence(str(error)))
-        return redirect("manage:people", slug)
+    password = tournament.reset_password(user, by=request.user)
     return _card(request, tournament, user, password, new=False)
 
 

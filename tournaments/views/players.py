@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import trigger_client_event
 
 from tournaments import access
+from tournaments.errors import on_form
 from tournaments.forms_seasons import (
     SEARCH_LIMIT,
     SEARCH_MIN_LENGTH,
@@ -155,7 +156,7 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
             try:
                 merged.merge_into(into, by=request.user)
             except MergeRefused as error:
-                chosen.add_error(None, str(error)[:1].upper() + str(error)[1:] + ".")
+                on_form(chosen, error)
             else:
                 messages.success(
                     request,

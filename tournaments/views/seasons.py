@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoring import seasons as season_rules
 from tournaments import access, downloads, season_downloads
+from tournaments.errors import CODED_ERRORS, on_form
 from tournaments.forms_seasons import AddTournamentForm, CoefficientForm, SeasonForm
 from tournaments.models import Season, SeasonTournament, Tournament
 from tournaments.printing.seasons import season_standings_pdf
@@ -213,8 +214,8 @@ def season_add_tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             raise PermissionDenied(gettext("Only its director may count a private tournament."))
         try:
             season.add_tournament(tournament, form.cleaned_data["coefficient"])
-        except ValueError as error:
-            form.add_error(None, str(error))
+        except CODED_ERRORS as refusal:  # counted already; a coefficient out of range
+            on_form(form, refusal)
         else:
             if season.counts(tournament):
                 messages.success(

@@ -27,10 +27,11 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.errors import FinalError, SeatingError
+from scoring.errors import SeatingError
 from tournaments import printing, texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
 from tournaments.clock import Phase
+from tournaments.errors import Refused, sentence
 from tournaments.forms_clock import ClockForm, EndGamesForm, StartClockForm
 from tournaments.forms_director import (
     AdjustForm,
@@ -44,14 +45,7 @@ from tournaments.models import Session, Table, TableCode, Tournament
 from tournaments.models.tournaments import BeyondPlan, GamesInPlay, UnfinishedGames
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
-
-
-def _sentence(error: ValueError) -> str:
-    """A draw's error as a sentence in the director's language (the models' messages are
-    translated already; the seating's are translated by their code)."""
-    if isinstance(error, SeatingError):
-        return texts.seating_error(error)
-    return texts.sentence(str(error))
+from tournaments.views.refusals import answers_refusals
 
 
 def _referees(session: Session) -> Any:
@@ -91,7 +85,7 @@ def _rebalance(session: Session, tables: list[Table]) -> dict[str, Any] | None:
         rebalanced = session.rebalance()
     except SeatingError as error:
         # Too few players present to seat anyone: say so, the director seats by hand.
-        return {"impossible": _sentence(error)}
+        return {"impossible": sentence(error)}
     if rebalanced is None:
         return None
     seated = {seat.player_id: seat.player for table in tables for seat in table.seats.all()}
@@ -205,6 +199,12 @@ def _clock_history(session: Session) -> list[Any]:
     return events
 
 
+def _refused(request: HttpRequest, message: str, slug: str, number: int, **_: Any) -> HttpResponse:
+    """A refused change of the session: its page says why (status 400)."""
+    session = get_session_for_director(request, slug, number)
+    return _render_session(request, session, message, status=400)
+
+
 def _ask(
     request: HttpRequest,
     tournament: Tournament,
@@ -247,6 +247,7 @@ def session_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 @login_required
 @require_POST
+@answers_refusals(back="manage:tournament")
 def session_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the next session and draw its seating from the checked-in players; a session
     beyond the tournament's plan is drawn once the director confirms it."""
@@ -267,46 +268,36 @@ def session_create(request: HttpRequest, slug: str) -> HttpResponse:
             gettext("Draw session %(number)s anyway") % {"number": question.number},
             reverse("manage:tournament", args=[slug]),
         )
-    except ValueError as error:
-        messages.error(request, _sentence(error))
-        return redirect("manage:tournament", slug)
     return redirect("manage:session", slug, session.number)
 
 
 @login_required
 @require_POST
+@answers_refusals(back="manage:tournament")
 def final_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the final once the qualifying sessions are over: the top of the standings, seated
     by standings."""
     tournament = get_tournament_for_director(request, slug)
-    try:
-        session = tournament.open_final()
-    except FinalError as error:
-        messages.error(request, texts.final_error(error))
-        return redirect("manage:tournament", slug)
-    except ValueError as error:
-        messages.error(request, _sentence(error))
-        return redirect("manage:tournament", slug)
+    session = tournament.open_final()
     return redirect("manage:session", slug, session.number)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     session = get_session_for_director(request, slug, number)
     form = DrawForm(request.POST)
     form.is_valid()
-    try:
-        session.draw(
-            form.cleaned_data.get("method", Session.Seating.RANDOM), form.cleaned_data["seed"]
-        )
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+    session.draw(
+        form.cleaned_data.get("method", Session.Seating.RANDOM), form.cleaned_data["seed"]
+    )
     return redirect("manage:session", slug, number)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A manual swap of two players, or a move of one player to another table."""
     session = get_session_for_director(request, slug, number)
@@ -314,43 +305,46 @@ def session_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if not form.is_valid():
         return _render_session(request, session, form.message(), status=400)
     player = form.cleaned_data["player"]
-    try:
-        if form.cleaned_data["action"] == "swap":
-            session.swap_players(player, form.cleaned_data["other"])
-        else:
-            session.move_player(player, form.cleaned_data["table"])
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+    if form.cleaned_data["action"] == "swap":
+        session.swap_players(player, form.cleaned_data["other"])
+    else:
+        session.move_player(player, form.cleaned_data["table"])
     return redirect("manage:session", slug, number)
+
+
+def _rebalance_answer(
+    request: HtmxHttpRequest, message: str, slug: str, number: int, **_: Any
+) -> HttpResponse:
+    """What a rebalance that did not happen says: htmx gets the seating's sections (the
+    message in them), a plain post the page with status 400."""
+    session = get_session_for_director(request, slug, number)
+    if request.htmx:
+        return _render_rebalanced(request, session, message)
+    return _render_session(request, session, message, status=400)
+
+
+def _render_rebalanced(request: HtmxHttpRequest, session: Session, message: str) -> HttpResponse:
+    return _render_session(
+        request, session, partials=("seating", "size", "adjust"), rebalance_message=message
+    )
 
 
 @login_required
 @require_POST
+@answers_refusals(_rebalance_answer)
 def session_rebalance(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """Apply the seating's suggestion for the players who came or went (the one the page
     showed, by its key); htmx gets the seating, the counts and the hand adjustments back."""
     session = get_session_for_director(request, slug, number)
     form = RebalanceForm(request.POST)
-    message = ""
     if not form.is_valid():
-        message = gettext("The suggestion is missing: reload the page.")
-    else:
-        try:
-            session.apply_rebalance(form.cleaned_data["key"], by=request.user)
-        except ValueError as error:
-            message = _sentence(error)
+        missing = gettext("The suggestion is missing: reload the page.")
+        return _rebalance_answer(request, missing, slug, number)
+    session.apply_rebalance(form.cleaned_data["key"], by=request.user)
+    done = gettext("Done: the seating follows the players present.")
     if request.htmx:
-        if not message:
-            message = gettext("Done: the seating follows the players present.")
-        return _render_session(
-            request,
-            session,
-            partials=("seating", "size", "adjust"),
-            rebalance_message=message,
-        )
-    if message:
-        return _render_session(request, session, message, status=400)
-    messages.success(request, gettext("Done: the seating follows the players present."))
+        return _render_rebalanced(request, session, done)
+    messages.success(request, done)
     return redirect("manage:session", slug, number)
 
 
@@ -368,6 +362,7 @@ def session_referees(request: HttpRequest, slug: str, number: int) -> HttpRespon
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Start the session (with the referees chosen on the page, when the post carries them)
     or finish it. Starting while an earlier session still plays asks first, naming the
@@ -400,8 +395,6 @@ def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse
             gettext("Start session %(number)s anyway") % {"number": session.number},
             reverse("manage:session", args=[slug, number]),
         )
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
     return redirect("manage:session", slug, number)
 
 
@@ -438,8 +431,6 @@ def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpR
                 request, session, partials=("finish",), finish_question=question
             )
         return _ask(request, session.tournament, question["question"], question["confirm"], page)
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
     if getattr(request, "htmx", False):
         # The whole page changes (status, clock, codes): the browser loads it afresh.
         return HttpResponseClientRedirect(page)
@@ -448,6 +439,7 @@ def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpR
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def session_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The session's own way of entering rounds (or the tournament's)."""
     session = get_session_for_director(request, slug, number)
@@ -455,25 +447,20 @@ def session_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not form.is_valid():
         first = next(iter(form.errors.values()))[0]
         return _render_session(request, session, str(first), 400)
-    try:
-        session.set_entry(form.cleaned_data["entry"])
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+    session.set_entry(form.cleaned_data["entry"])
     return redirect("manage:session", slug, number)
 
 
 @login_required
 @require_POST
+@answers_refusals(_refused)
 def reissue_code(
     request: HtmxHttpRequest, slug: str, number: int, table_number: int
 ) -> HttpResponse:
     """Revoke a table's code and issue a new one: the old link stops working at once."""
     session = get_session_for_director(request, slug, number)
     table = get_object_or_404(session.tables.all(), number=table_number)
-    try:
-        code = session.reissue_code(table)
-    except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+    code = session.reissue_code(table)
     if request.htmx:
         table.code_link = _code_link(request, code)  # type: ignore[attr-defined]
         return render(
@@ -589,8 +576,17 @@ def _clock_answer(
     return redirect(page + "#clock")
 
 
+def _clock_refused(
+    request: HtmxHttpRequest, message: str, slug: str, number: int, **_: Any
+) -> HttpResponse:
+    """A clock change refused: said in the clock's section (htmx) or on the page (400)."""
+    session = get_session_for_director(request, slug, number)
+    return _clock_answer(request, session, message, failed=True)
+
+
 @login_required
 @require_POST
+@answers_refusals(_clock_refused)
 def session_clock(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """The session clock's time limit, start, pause, resume, or an extension for every table
     or one; each logged as the director's (Session's clock methods)."""
@@ -598,15 +594,12 @@ def session_clock(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespo
     form = ClockForm(session, request.POST)
     if not form.is_valid():
         return _clock_answer(request, session, form.message(), failed=True)
-    try:
-        done = form.apply(by=request.user)
-    except ValueError as error:
-        return _clock_answer(request, session, _sentence(error), failed=True)
-    return _clock_answer(request, session, done)
+    return _clock_answer(request, session, form.apply(by=request.user))
 
 
 @login_required
 @require_POST
+@answers_refusals(_clock_refused)
 def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """End the unfinished games of the tables chosen (the page proposes those whose own time
     is up) at the time limit, with a reason, once the director confirms: the question names
@@ -614,8 +607,7 @@ def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpR
     session = get_session_for_director(request, slug, number)
     playing = {line.number: line for line in _playing_tables(session)}
     if not playing:
-        message = _sentence(ValueError(gettext("every game of this session is over already")))
-        return _clock_answer(request, session, message, failed=True)
+        return _clock_answer(request, session, sentence(Refused("games_over")), failed=True)
     form = EndGamesForm(list(playing), request.POST)
     if not form.is_valid():
         errors = [str(error) for errors in form.errors.values() for error in errors]
@@ -663,10 +655,7 @@ def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpR
             confirm,
             reverse("manage:session", args=[slug, number]) + "#clock",
         )
-    try:
-        ended = session.end_games(by=request.user, reason=reason, tables=chosen)
-    except ValueError as error:
-        return _clock_answer(request, session, _sentence(error), failed=True)
+    ended = session.end_games(by=request.user, reason=reason, tables=chosen)
     done = ngettext(
         "%(count)s game ended at the time limit.",
         "%(count)s games ended at the time limit.",

@@ -57,6 +57,7 @@ from tournaments.models import (
 from tournaments.models.games import describe_entries
 from tournaments.sheets import EntrySheet, GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
+from tournaments.views.refusals import answers_refusals
 
 
 def _sentence(error: Exception) -> str:
@@ -1013,6 +1014,7 @@ def _conflict(
 
 
 @require_POST
+@answers_refusals()
 def sync(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> JsonResponse:
@@ -1118,10 +1120,8 @@ def sync(
 
 
 def _int_or_none(text: str) -> int | None:
-    try:
-        return int(text)
-    except ValueError:
-        return None
+    """A number off the address (a version); anything else is None."""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 class FormRefused(Exception):
