@@ -16,7 +16,6 @@ from django.utils.translation import gettext
 from ninja import Query, Router
 from ninja.params import P, PathEx, QueryEx
 
-from api import listed
 from api.http import ERRORS, Page, Paging, not_modified, page, rows_digest, window
 from api.ratings import rating_out, rating_row, shown_ratings
 from api.schemas import PlayerDetail, PlayerOut
@@ -57,7 +56,7 @@ def player_list(
     if_none_match: IfNoneMatch = None,
     q: Search = "",
 ) -> Any:
-    players = listed.players().select_related("club").order_by("name", "pk")
+    players = Player.objects.listed().select_related("club").order_by("name", "pk")
     # Names are stored without direction controls and with single spaces: search alike.
     query = clean_name(q.replace("\x00", ""))
     if query:
@@ -90,10 +89,10 @@ def player_detail(
     player_id: PlayerId,
     if_none_match: IfNoneMatch = None,
 ) -> Any:
-    player = listed.players().select_related("club").filter(pk=player_id).first()
+    player = Player.objects.listed().select_related("club").filter(pk=player_id).first()
     if player is None:
         raise Http404(gettext("No such player."))
-    shown = listed.tournaments()
+    shown = Tournament.objects.listed()
     seats = list(
         Seat.objects.filter(player=player, table__session__tournament__in=shown)
         .select_related("table__session", "table__game")

@@ -71,11 +71,13 @@ def season_list(
     if_none_match: IfNoneMatch = None,
 ) -> Any:
     seasons = (
-        listed.seasons()
+        Season.objects.listed()
         .select_related("club")
         .annotate(
             listed_count=Count(
-                "entries", filter=Q(entries__tournament__in=listed.tournaments()), distinct=True
+                "entries",
+                filter=Q(entries__tournament__in=Tournament.objects.listed()),
+                distinct=True,
             )
         )
         .order_by("-created_at", "name", "pk")

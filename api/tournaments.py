@@ -35,7 +35,15 @@ from scoring.finals import CarryOver
 from scoring.records import game_to_record
 from scoring.standings import Standing, placement_points
 from tournaments import caching
-from tournaments.models import Club, Game, Player, SeasonTournament, Session, Tournament
+from tournaments.models import (
+    Club,
+    Game,
+    Player,
+    Season,
+    SeasonTournament,
+    Session,
+    Tournament,
+)
 from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 
@@ -141,7 +149,9 @@ def tournament_list(
     if_none_match: IfNoneMatch = None,
     status: Literal["running", "finished"] | None = None,
 ) -> Any:
-    tournaments = listed.tournaments().select_related("club").order_by("-starts_on", "name", "pk")
+    tournaments = (
+        Tournament.objects.listed().select_related("club").order_by("-starts_on", "name", "pk")
+    )
     if status is not None:
         tournaments = tournaments.filter(status=status)
     count = tournaments.count()
@@ -188,7 +198,7 @@ def _seasons_of(tournament: Tournament) -> list[tuple[str, str, Decimal]]:
     """The listed seasons counting the tournament, the newest first: slug, name and its
     coefficient there (one query)."""
     return list(
-        SeasonTournament.objects.filter(tournament=tournament, season__in=listed.seasons())
+        SeasonTournament.objects.filter(tournament=tournament, season__in=Season.objects.listed())
         .order_by("-season__created_at", "season__name")
         .values_list("season__slug", "season__name", "coefficient")
     )

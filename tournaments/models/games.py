@@ -262,14 +262,6 @@ class Game(models.Model):
             rules.Game(rows.players, tuple(rows.engine_rounds()), self.ruleset)
         )
 
-    def preview_round(self, entries: rules.Round, rows: GameRows) -> rules.GameResult:
-        """The game as it would be with `entries` as its next round; saves nothing."""
-        if self.ended_at_time_limit:
-            raise self._over(len(rows.rounds) + 1)
-        return rules.score_game(
-            rules.Game(rows.players, (*rows.engine_rounds(), entries), self.ruleset)
-        )
-
     # --- state changes: each one transaction, under a lock on the game row --
 
     def record_round(

@@ -28,7 +28,6 @@ from tournaments.access import (
     can_create_tournament,
     get_tournament_for_director,
     login_to_read,
-    visible_clubs,
 )
 from tournaments.forms_director import (
     AddPlayerForm,
@@ -38,7 +37,7 @@ from tournaments.forms_director import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Player, Registration, Seat, Session, Tournament
+from tournaments.models import Club, Player, Registration, Seat, Session, Tournament
 from tournaments.views.disputes import open_count_and_version
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
@@ -159,7 +158,9 @@ def _render_dashboard(
         "withdrawn_count": sum(1 for r in registrations if r.withdrawn),
         "add_form": add_form or AddPlayerForm(),
         "look_alikes": look_alikes,
-        "clubs": visible_clubs(request.user).order_by("name").values_list("name", flat=True),
+        "clubs": Club.objects.visible_to(request.user)
+        .order_by("name")
+        .values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
         "seating_methods": Session.Seating.choices[:2],
         "referee_count": tournament.referees.count(),
