@@ -68,6 +68,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models.games import seat_label
 from tournaments.player_import import fold
 from tournaments.sheets import GameSheet
 
@@ -457,12 +458,8 @@ class _Users:
 
 
 def _labels(names: Sequence[str]) -> list[str]:
-    """The names a game record uses for the players seated in order (as `seat_labels`):
-    the name, or "Name (seat n)" when two players at the table share it."""
-    return [
-        name if names.count(name) == 1 else f"{name} (seat {position})"
-        for position, name in enumerate(names, start=1)
-    ]
+    """The names a game record uses for the players seated in order (`seat_label`)."""
+    return [seat_label(name, position, names) for position, name in enumerate(names, start=1)]
 
 
 def _renamed_round(entries: rules.Round, names: dict[str, str]) -> rules.Round:
