@@ -92,6 +92,15 @@ def final_error(error: FinalError) -> str:
     return sentence(translated(error))
 
 
+def error_sentence(error: Exception) -> str:
+    """Any error a view shows, as a sentence in the reader's language: the engine's, the
+    seating's and the finals' by their code; the models' (translated when raised) as they
+    are."""
+    if isinstance(error, GameError | SeatingError | FinalError):
+        return sentence(translated(error))
+    return sentence(str(error))
+
+
 def warning(warning: GameWarning) -> str:
     """An engine's warning about a round, as a sentence in the active language."""
     return sentence(translated(warning))

@@ -46,14 +46,6 @@ from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
 
 
-def _sentence(error: ValueError) -> str:
-    """A draw's error as a sentence in the director's language (the models' messages are
-    translated already; the seating's are translated by their code)."""
-    if isinstance(error, SeatingError):
-        return texts.seating_error(error)
-    return texts.sentence(str(error))
-
-
 def _referees(session: Session) -> Any:
     """The accounts the referee picker offers: the tournament's referees, and whoever
     referees a table of this session already (a choice is never dropped unseen). No other
@@ -91,7 +83,7 @@ def _rebalance(session: Session, tables: list[Table]) -> dict[str, Any] | None:
         rebalanced = session.rebalance()
     except SeatingError as error:
         # Too few players present to seat anyone: say so, the director seats by hand.
-        return {"impossible": _sentence(error)}
+        return {"impossible": texts.error_sentence(error)}
     if rebalanced is None:
         return None
     seated = {seat.player_id: seat.player for table in tables for seat in table.seats.all()}
@@ -268,7 +260,7 @@ def session_create(request: HttpRequest, slug: str) -> HttpResponse:
             reverse("manage:tournament", args=[slug]),
         )
     except ValueError as error:
-        messages.error(request, _sentence(error))
+        messages.error(request, texts.error_sentence(error))
         return redirect("manage:tournament", slug)
     return redirect("manage:session", slug, session.number)
 
@@ -285,7 +277,7 @@ def final_create(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, texts.final_error(error))
         return redirect("manage:tournament", slug)
     except ValueError as error:
-        messages.error(request, _sentence(error))
+        messages.error(request, texts.error_sentence(error))
         return redirect("manage:tournament", slug)
     return redirect("manage:session", slug, session.number)
 
@@ -301,7 +293,7 @@ def session_redraw(request: HttpRequest, slug: str, number: int) -> HttpResponse
             form.cleaned_data.get("method", Session.Seating.RANDOM), form.cleaned_data["seed"]
         )
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     return redirect("manage:session", slug, number)
 
 
@@ -320,7 +312,7 @@ def session_adjust(request: HttpRequest, slug: str, number: int) -> HttpResponse
         else:
             session.move_player(player, form.cleaned_data["table"])
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     return redirect("manage:session", slug, number)
 
 
@@ -338,7 +330,7 @@ def session_rebalance(request: HtmxHttpRequest, slug: str, number: int) -> HttpR
         try:
             session.apply_rebalance(form.cleaned_data["key"], by=request.user)
         except ValueError as error:
-            message = _sentence(error)
+            message = texts.error_sentence(error)
     if request.htmx:
         if not message:
             message = gettext("Done: the seating follows the players present.")
@@ -401,7 +393,7 @@ def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse
             reverse("manage:session", args=[slug, number]),
         )
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     return redirect("manage:session", slug, number)
 
 
@@ -439,7 +431,7 @@ def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpR
             )
         return _ask(request, session.tournament, question["question"], question["confirm"], page)
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     if getattr(request, "htmx", False):
         # The whole page changes (status, clock, codes): the browser loads it afresh.
         return HttpResponseClientRedirect(page)
@@ -458,7 +450,7 @@ def session_entry(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         session.set_entry(form.cleaned_data["entry"])
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     return redirect("manage:session", slug, number)
 
 
@@ -473,7 +465,7 @@ def reissue_code(
     try:
         code = session.reissue_code(table)
     except ValueError as error:
-        return _render_session(request, session, _sentence(error), status=400)
+        return _render_session(request, session, texts.error_sentence(error), status=400)
     if request.htmx:
         table.code_link = _code_link(request, code)  # type: ignore[attr-defined]
         return render(
@@ -601,7 +593,7 @@ def session_clock(request: HtmxHttpRequest, slug: str, number: int) -> HttpRespo
     try:
         done = form.apply(by=request.user)
     except ValueError as error:
-        return _clock_answer(request, session, _sentence(error), failed=True)
+        return _clock_answer(request, session, texts.error_sentence(error), failed=True)
     return _clock_answer(request, session, done)
 
 
@@ -614,7 +606,9 @@ def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpR
     session = get_session_for_director(request, slug, number)
     playing = {line.number: line for line in _playing_tables(session)}
     if not playing:
-        message = _sentence(ValueError(gettext("every game of this session is over already")))
+        message = texts.error_sentence(
+            ValueError(gettext("every game of this session is over already"))
+        )
         return _clock_answer(request, session, message, failed=True)
     form = EndGamesForm(list(playing), request.POST)
     if not form.is_valid():
@@ -666,7 +660,7 @@ def session_end_games(request: HtmxHttpRequest, slug: str, number: int) -> HttpR
     try:
         ended = session.end_games(by=request.user, reason=reason, tables=chosen)
     except ValueError as error:
-        return _clock_answer(request, session, _sentence(error), failed=True)
+        return _clock_answer(request, session, texts.error_sentence(error), failed=True)
     done = ngettext(
         "%(count)s game ended at the time limit.",
         "%(count)s games ended at the time limit.",

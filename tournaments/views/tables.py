@@ -58,15 +58,6 @@ from tournaments.models.games import describe_entries
 from tournaments.sheets import EntrySheet, GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
-
-def _sentence(error: Exception) -> str:
-    """An error as the referee reads it, in their language: "The game is already over." """
-    if isinstance(error, GameError):
-        return texts.game_error(error)
-    # SheetChanged speaks the active language already.
-    return texts.sentence(str(error))
-
-
 # --- pages ----------------------------------------------------------------
 
 
@@ -646,7 +637,7 @@ def sign_off(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         try:
             table.game.sign_off(by=request.user, version=form.cleaned_data["version"])
         except (GameError, SheetChanged) as error:
-            message = _sentence(error)
+            message = texts.error_sentence(error)
         else:
             if not request.htmx:
                 return redirect(table)
@@ -769,7 +760,7 @@ def correct_round(
             except GameError as error:
                 form.add_game_error(error)
             except SheetChanged as error:
-                form.add_error(None, _sentence(error))
+                form.add_error(None, texts.error_sentence(error))
             else:
                 current = urlsplit(request.htmx.current_url_abs_path or "").path
                 if request.htmx and current == request.path:
@@ -861,7 +852,7 @@ def _reasoned_change(
                 version=form.cleaned_data["version"],
             )
         except (GameError, SheetChanged) as error:
-            message = _sentence(error)
+            message = texts.error_sentence(error)
         else:
             if not request.htmx:
                 return _back(table, code)
@@ -896,7 +887,7 @@ def confirm(
             version = _agreeing_version(table.game, form.cleaned_data["version"])
             signed = table.game.confirm(seat, by=entrant.by, version=version, device=device)
         except (GameError, SheetChanged) as error:
-            message = _sentence(error)
+            message = texts.error_sentence(error)
         else:
             if not request.htmx:
                 response = _back(table, code)
@@ -1111,9 +1102,9 @@ def sync(
         return answer("replayed")
     except SheetChanged:
         game.refresh_from_db(fields=["version"])
-        return answer("stale", 409, message=_sentence(SheetChanged()))
+        return answer("stale", 409, message=texts.error_sentence(SheetChanged()))
     except GameError as error:
-        return _refused(_sentence(error))
+        return _refused(texts.error_sentence(error))
     return answer("stored")
 
 
