@@ -72,6 +72,14 @@ class Directed(models.Model):
 
 
 class DirectedQuerySet(models.QuerySet[_Directed]):
+    def directed_by(self, user: Any) -> Self:
+        """Those `user` directs (every one for a superuser, none without an account)."""
+        if _sees_everything(user):
+            return self
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(pk__in=self._directed_by(user))
+
     def public_or_directed_by(self, user: Any) -> Self:
         """The public ones and those `user` directs (every one for a superuser)."""
         if _sees_everything(user):

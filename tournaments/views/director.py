@@ -59,10 +59,7 @@ def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
 @require_safe
 def director_home(request: HtmxHttpRequest) -> HttpResponse:
     """The tournaments the user directs (every tournament for a superuser)."""
-    tournaments = Tournament.objects.all()
-    if not request.user.is_superuser:
-        tournaments = tournaments.filter(directors=request.user.pk)
-    tournaments = tournaments.annotate(
+    tournaments = Tournament.objects.directed_by(request.user).annotate(
         registered=Count("registrations"),
         checked_in=Count("registrations", filter=Q(registrations__checked_in=True)),
     )
