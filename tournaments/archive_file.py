@@ -267,7 +267,7 @@ def _place(location: Sequence[int | str]) -> tuple[str, str]:
     return (", ".join(parts) or "file"), key
 
 
-def _sentence(error: Any) -> str:
+def _refusal(error: Any) -> str:
     where, key = _place(error["loc"])
     kind = error["type"]
     if kind == "missing":
@@ -285,4 +285,4 @@ def read(data: object) -> ArchiveFile:
     try:
         return ArchiveFile.model_validate(data)
     except ValidationError as error:
-        raise Refused(_sentence(error.errors(include_url=False)[0])) from None
+        raise Refused(_refusal(error.errors(include_url=False)[0])) from None
