@@ -1,5 +1,8 @@
 """What every answer of the API shares: paging, ETags, the rate limit and errors as JSON.
 
+- **One path for every operation** (`tagged`): the operation finds what it shows and returns
+  a `Tagged` answer — the parts its ETag is made of and how to build its body (`paged` for a
+  list); the decorator answers 304 when the client has that tag, else builds the body.
 - **Paging**: every list is a page, `limit` (up to a maximum per list) from `offset`, with
   the `count` of the whole list.
 - **ETags** (`not_modified`): an answer's tag is a digest of the versions the public pages
@@ -24,9 +27,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -38,6 +43,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext
 from ninja import Field, NinjaAPI, Schema
 from ninja.errors import HttpError, Throttled, ValidationError
+from ninja.params import HeaderEx, P
 from ninja.throttling import BaseThrottle
 
 from tournaments import caching
@@ -136,6 +142,72 @@ def not_modified(
             unchanged["Cache-Control"] = response["Cache-Control"]
             return unchanged
     return None
+
+
+# --- one path for every operation ----------------------------------------------------------
+
+IfNoneMatch = HeaderEx[
+    str | None,
+    P(alias="If-None-Match", description="The ETag of an earlier answer: 304 if unchanged."),
+]
+
+
+@dataclass(frozen=True)
+class Tagged:
+    """An operation's answer before its body is built: the parts its ETag is made of (the
+    versions and rows it shows), and how to build the body once the client lacks it."""
+
+    parts: tuple[object, ...]
+    build: Callable[[], Any]
+
+
+def paged(
+    items: Any,
+    paging: Paging,
+    *,
+    shown: Callable[[list[Any]], Iterable[Iterable[object]]],
+    out: Callable[[list[Any]], list[Any]],
+) -> Tagged:
+    """A list's answer: the page of `items` (a query counts and slices in SQL), tagged by the
+    list's count and what its rows show (`shown`), its body the rows written out (`out`)."""
+    count = len(items) if isinstance(items, Sequence) else items.count()
+    rows = list(window(items, paging))
+    return Tagged((count, rows_digest(shown(rows))), lambda: page(out(rows), count, paging))
+
+
+def tagged(operation: Callable[..., Tagged]) -> Callable[..., Any]:
+    """Every operation's conditional answer: its `Tagged` answer becomes a 304 when the client
+    sent its tag back (If-None-Match), else the body. (Django's `condition` decorator would
+    compute the tag from the request alone, loading the tournament a second time.)"""
+    signature = inspect.signature(operation, eval_str=True)
+
+    @functools.wraps(operation)
+    def answer(
+        request: HttpRequest,
+        *args: Any,
+        response: HttpResponse,
+        if_none_match: str | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        tagged_answer = operation(request, *args, **kwargs)
+        unchanged = not_modified(request, response, if_none_match, *tagged_answer.parts)
+        return unchanged or tagged_answer.build()
+
+    # What Django Ninja reads the parameters from: the operation's own, the answer's headers
+    # (the temporal response) and If-None-Match.
+    answer.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=[
+            *signature.parameters.values(),
+            inspect.Parameter("response", inspect.Parameter.KEYWORD_ONLY, annotation=HttpResponse),
+            inspect.Parameter(
+                "if_none_match",
+                inspect.Parameter.KEYWORD_ONLY,
+                default=None,
+                annotation=IfNoneMatch,
+            ),
+        ]
+    )
+    return answer
 
 
 # --- the rate limit -----------------------------------------------------------------------

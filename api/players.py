@@ -8,19 +8,18 @@ both kinds shows the listed tournaments alone.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
 from django.utils.translation import gettext
 from ninja import Query, Router
 from ninja.params import P, PathEx, QueryEx
 
-from api import listed
-from api.http import ERRORS, Page, Paging, not_modified, page, rows_digest, window
-from api.ratings import rating_out, rating_row, shown_ratings
+from api.http import ERRORS, Page, Paging, Tagged, paged, rows_digest, tagged
+from api.ratings import Shown, rating_out, rating_row, shown_ratings
 from api.schemas import PlayerDetail, PlayerOut
-from api.tournaments import IfNoneMatch
 from tournaments import caching
 from tournaments.models import Player, Registration, Seat, Tournament
 from tournaments.models.people import clean_name
@@ -50,32 +49,27 @@ def _about(player: Player) -> tuple[object, ...]:
     response={200: Page[PlayerOut], **ERRORS},
     summary="Players of the public tournaments, by name",
 )
-def player_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    paging: Query[Paging],
-    if_none_match: IfNoneMatch = None,
-    q: Search = "",
-) -> Any:
-    players = listed.players().select_related("club").order_by("name", "pk")
+@tagged
+def player_list(request: HttpRequest, paging: Query[Paging], q: Search = "") -> Tagged:
+    players = Player.objects.listed().select_related("club").order_by("name", "pk")
     # Names are stored without direction controls and with single spaces: search alike.
     query = clean_name(q.replace("\x00", ""))
     if query:
         players = players.filter(name__icontains=query)
-    count = players.count()
-    rows = list(window(players, paging))
-    ratings = shown_ratings(player.pk for player in rows)
-    unchanged = not_modified(
-        request,
-        response,
-        if_none_match,
-        count,
-        rows_digest((*_about(p), *rating_row(ratings.get(p.pk))) for p in rows),
-    )
-    return unchanged or page(
-        [{**_player(player), "rating": rating_out(ratings.get(player.pk))} for player in rows],
-        count,
+    # The page's ratings, read once for its tag and its body.
+    ratings: dict[int, Shown] = {}
+
+    def shown(rows: list[Player]) -> Iterable[tuple[object, ...]]:
+        ratings.update(shown_ratings(player.pk for player in rows))
+        return ((*_about(p), *rating_row(ratings.get(p.pk))) for p in rows)
+
+    return paged(
+        players,
         paging,
+        shown=shown,
+        out=lambda rows: [
+            {**_player(player), "rating": rating_out(ratings.get(player.pk))} for player in rows
+        ],
     )
 
 
@@ -84,16 +78,12 @@ def player_list(
     response={200: PlayerDetail, **ERRORS},
     summary="A player and their games in the public tournaments",
 )
-def player_detail(
-    request: HttpRequest,
-    response: HttpResponse,
-    player_id: PlayerId,
-    if_none_match: IfNoneMatch = None,
-) -> Any:
-    player = listed.players().select_related("club").filter(pk=player_id).first()
+@tagged
+def player_detail(request: HttpRequest, player_id: PlayerId) -> Tagged:
+    player = Player.objects.listed().select_related("club").filter(pk=player_id).first()
     if player is None:
         raise Http404(gettext("No such player."))
-    shown = listed.tournaments()
+    shown = Tournament.objects.listed()
     seats = list(
         Seat.objects.filter(player=player, table__session__tournament__in=shown)
         .select_related("table__session", "table__game")
@@ -107,10 +97,7 @@ def player_detail(
         ).order_by("-starts_on", "name", "pk")
     )
     rating = shown_ratings([player.pk]).get(player.pk)
-    unchanged = not_modified(
-        request,
-        response,
-        if_none_match,
+    parts = (
         *_about(player),
         rating_row(rating),
         rows_digest(
@@ -128,29 +115,31 @@ def player_detail(
         ),
         rows_digest((caching.stamp(tournament),) for tournament in tournaments),
     )
-    if unchanged:
-        return unchanged
-    games: dict[int, list[dict[str, Any]]] = {tournament.pk: [] for tournament in tournaments}
-    for seat in seats:
-        game = seat.table.game
-        games[seat.table.session.tournament_id].append(
-            {
-                "session": seat.table.session.number,
-                "table": seat.table.number,
-                "seat": seat.position,
-                "total": seat.total,
-                "rank": seat.rank,
-                "finished": game.finished,
-                "provisional": game.finished and game.signed_off_at is None,
-            }
-        )
-    return {
-        **_player(player),
-        "rating": rating_out(rating),
-        "tournaments": [
-            _tournament(tournament, games[tournament.pk]) for tournament in tournaments
-        ],
-    }
+
+    def body() -> dict[str, Any]:
+        games: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in tournaments}
+        for seat in seats:
+            game = seat.table.game
+            games[seat.table.session.tournament_id].append(
+                {
+                    "session": seat.table.session.number,
+                    "table": seat.table.number,
+                    "seat": seat.position,
+                    "total": seat.total,
+                    "rank": seat.rank,
+                    "finished": game.finished,
+                    "provisional": game.finished and game.signed_off_at is None,
+                }
+            )
+        return {
+            **_player(player),
+            "rating": rating_out(rating),
+            "tournaments": [
+                _tournament(tournament, games[tournament.pk]) for tournament in tournaments
+            ],
+        }
+
+    return Tagged(parts, body)
 
 
 def _tournament(tournament: Tournament, games: list[dict[str, Any]]) -> dict[str, Any]:

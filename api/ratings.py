@@ -19,13 +19,12 @@ from typing import Any
 
 from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from ninja import Query, Router
 
 from api import listed
-from api.http import ERRORS, Page, Paging, not_modified, page, rows_digest, window
+from api.http import ERRORS, Page, Paging, Tagged, paged, tagged
 from api.schemas import RatedPlayer
-from api.tournaments import IfNoneMatch
 from scoring.rating import DISPLAY_SIGMAS, ordinal
 from tournaments.ratings import min_games
 
@@ -102,12 +101,8 @@ def rating_row(shown: Shown | None) -> tuple[object, ...]:
     response={200: Page[RatedPlayer], **ERRORS},
     summary="The rating list: players with the minimum of rated games, best first",
 )
-def rating_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    paging: Query[Paging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+@tagged
+def rating_list(request: HttpRequest, paging: Query[Paging]) -> Tagged:
     rated = (
         _latest()
         .filter(newest=1, shown_games__gte=min_games())
@@ -115,14 +110,10 @@ def rating_list(
         .select_related("player__club")
         .order_by("-shown", "player__name", "player_id")
     )
-    count = rated.count()
-    rows = list(window(rated, paging))
-    unchanged = not_modified(
-        request,
-        response,
-        if_none_match,
-        count,
-        rows_digest(
+    return paged(
+        rated,
+        paging,
+        shown=lambda rows: (
             (
                 row.player_id,
                 row.player.name,
@@ -133,9 +124,7 @@ def rating_list(
             )
             for row in rows
         ),
-    )
-    return unchanged or page(
-        [
+        out=lambda rows: [
             {
                 "player": {
                     "id": row.player_id,
@@ -149,6 +138,4 @@ def rating_list(
             }
             for row in rows
         ],
-        count,
-        paging,
     )

@@ -15,15 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Query, Router
 from ninja.params import P, PathEx
 
 from api import listed
-from api.http import ERRORS, Page, Paging, not_modified, page, rows_digest, window
+from api.http import ERRORS, Page, Paging, Tagged, page, paged, tagged, window
 from api.schemas import SeasonDetail, SeasonOut
-from api.tournaments import IfNoneMatch, StandingsPaging
+from api.tournaments import StandingsPaging
 from tournaments.models import Season, Tournament
 from tournaments.models.seasons import SeasonTable, season_tables
 
@@ -64,35 +64,25 @@ def _about(season: Season) -> tuple[object, ...]:
     response={200: Page[SeasonOut], **ERRORS},
     summary="The public seasons, latest first",
 )
-def season_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    paging: Query[Paging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+@tagged
+def season_list(request: HttpRequest, paging: Query[Paging]) -> Tagged:
     seasons = (
-        listed.seasons()
+        Season.objects.listed()
         .select_related("club")
         .annotate(
             listed_count=Count(
-                "entries", filter=Q(entries__tournament__in=listed.tournaments()), distinct=True
+                "entries",
+                filter=Q(entries__tournament__in=Tournament.objects.listed()),
+                distinct=True,
             )
         )
         .order_by("-created_at", "name", "pk")
     )
-    count = seasons.count()
-    rows = list(window(seasons, paging))
-    unchanged = not_modified(
-        request,
-        response,
-        if_none_match,
-        count,
-        rows_digest((*_about(s), s.listed_count) for s in rows),
-    )
-    return unchanged or page(
-        [season_out(s, s.listed_count) for s in rows],
-        count,
+    return paged(
+        seasons,
         paging,
+        shown=lambda rows: ((*_about(s), s.listed_count) for s in rows),
+        out=lambda rows: [season_out(s, s.listed_count) for s in rows],
     )
 
 
@@ -115,20 +105,16 @@ def _table(season: Season) -> SeasonTable:
     response={200: SeasonDetail, **ERRORS},
     summary="A season: its rules, its tournaments and its standings (as its page shows them)",
 )
+@tagged
 def season_detail(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: SeasonSlug,
-    paging: Query[StandingsPaging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+    request: HttpRequest, slug: SeasonSlug, paging: Query[StandingsPaging]
+) -> Tagged:
     season = listed.season(slug)
     # Moves with the season's settings and tournaments, their finished games and statuses.
-    unchanged = not_modified(
-        request, response, if_none_match, season.live_version(), *_about(season)
-    )
-    if unchanged:
-        return unchanged
+    return Tagged((season.live_version(), *_about(season)), lambda: _season_out(season, paging))
+
+
+def _season_out(season: Season, paging: Paging) -> dict[str, Any]:
     table = _table(season)
     shown = [
         entry.tournament

@@ -12,30 +12,29 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext
 from ninja import Field, Query, Router
-from ninja.params import HeaderEx, P, PathEx
+from ninja.params import P, PathEx
 
 from api import listed
-from api.http import (
-    ERRORS,
-    MAX_OFFSET,
-    Page,
-    Paging,
-    not_modified,
-    page,
-    rows_digest,
-    window,
-)
+from api.http import ERRORS, MAX_OFFSET, Page, Paging, Tagged, page, paged, tagged, window
 from api.schemas import SessionOut, StandingsOut, TableOut, TournamentDetail, TournamentOut
 from scoring import finals
 from scoring.finals import CarryOver
 from scoring.records import game_to_record
 from scoring.standings import Standing, placement_points
 from tournaments import caching
-from tournaments.models import Club, Game, Player, SeasonTournament, Session, Tournament
+from tournaments.models import (
+    Club,
+    Game,
+    Player,
+    Season,
+    SeasonTournament,
+    Session,
+    Tournament,
+)
 from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 
@@ -46,10 +45,6 @@ Slug = PathEx[
 ]
 SessionNumber = PathEx[int, P(ge=1, le=32767, description="The session's number, from 1.")]
 TableNumber = PathEx[int, P(ge=1, le=32767, description="The table's number, from 1.")]
-IfNoneMatch = HeaderEx[
-    str | None,
-    P(alias="If-None-Match", description="The ETag of an earlier answer: 304 if unchanged."),
-]
 
 
 class TablePaging(Paging):
@@ -134,22 +129,21 @@ def _player(player: Player | StandingPlayer) -> dict[str, Any]:
     response={200: Page[TournamentOut], **ERRORS},
     summary="The public tournaments, latest first",
 )
+@tagged
 def tournament_list(
     request: HttpRequest,
-    response: HttpResponse,
     paging: Query[Paging],
-    if_none_match: IfNoneMatch = None,
     status: Literal["running", "finished"] | None = None,
-) -> Any:
-    tournaments = listed.tournaments().select_related("club").order_by("-starts_on", "name", "pk")
+) -> Tagged:
+    tournaments = Tournament.objects.listed().select_related("club")
     if status is not None:
         tournaments = tournaments.filter(status=status)
-    count = tournaments.count()
-    rows = list(window(tournaments, paging))
-    unchanged = not_modified(
-        request, response, if_none_match, count, rows_digest(_shown(t) for t in rows)
+    return paged(
+        tournaments.order_by("-starts_on", "name", "pk"),
+        paging,
+        shown=lambda rows: (_shown(t) for t in rows),
+        out=lambda rows: [tournament_out(t) for t in rows],
     )
-    return unchanged or page([tournament_out(t) for t in rows], count, paging)
 
 
 @router.get(
@@ -157,38 +151,35 @@ def tournament_list(
     response={200: TournamentDetail, **ERRORS},
     summary="A tournament and its sessions",
 )
-def tournament_detail(
-    request: HttpRequest, response: HttpResponse, slug: Slug, if_none_match: IfNoneMatch = None
-) -> Any:
+@tagged
+def tournament_detail(request: HttpRequest, slug: Slug) -> Tagged:
     tournament = listed.tournament(slug)
     # A season counting it moves no version of the tournament's: its rows are in the ETag.
     seasons = _seasons_of(tournament)
-    unchanged = not_modified(
-        request, response, if_none_match, tournament.live_version(), *_shown(tournament), seasons
-    )
-    if unchanged:
-        return unchanged
-    sessions = [_session_out(session) for session in _sessions(tournament)]
-    return {
-        **tournament_out(tournament),
-        "sessions": sessions,
-        "seasons": [
-            {
-                "slug": season,
-                "name": name,
-                "coefficient": float(coefficient),
-                "page": reverse("public:season", args=[season]),
-            }
-            for season, name, coefficient in seasons
-        ],
-    }
+
+    def body() -> dict[str, Any]:
+        return {
+            **tournament_out(tournament),
+            "sessions": [_session_out(session) for session in _sessions(tournament)],
+            "seasons": [
+                {
+                    "slug": season,
+                    "name": name,
+                    "coefficient": float(coefficient),
+                    "page": reverse("public:season", args=[season]),
+                }
+                for season, name, coefficient in seasons
+            ],
+        }
+
+    return Tagged((tournament.live_version(), *_shown(tournament), seasons), body)
 
 
 def _seasons_of(tournament: Tournament) -> list[tuple[str, str, Decimal]]:
     """The listed seasons counting the tournament, the newest first: slug, name and its
     coefficient there (one query)."""
     return list(
-        SeasonTournament.objects.filter(tournament=tournament, season__in=listed.seasons())
+        SeasonTournament.objects.filter(tournament=tournament, season__in=Season.objects.listed())
         .order_by("-season__created_at", "season__name")
         .values_list("season__slug", "season__name", "coefficient")
     )
@@ -199,22 +190,16 @@ def _seasons_of(tournament: Tournament) -> list[tuple[str, str, Decimal]]:
     response={200: Page[SessionOut], **ERRORS},
     summary="A tournament's sessions",
 )
-def session_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: Slug,
-    paging: Query[Paging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+@tagged
+def session_list(request: HttpRequest, slug: Slug, paging: Query[Paging]) -> Tagged:
     tournament = listed.tournament(slug)
-    unchanged = not_modified(request, response, if_none_match, tournament.live_version())
-    if unchanged:
-        return unchanged
-    sessions = _sessions(tournament)
-    return page(
-        [_session_out(session) for session in window(sessions, paging)],
-        tournament.sessions.count(),
-        paging,
+    return Tagged(
+        (tournament.live_version(),),
+        lambda: page(
+            [_session_out(session) for session in window(_sessions(tournament), paging)],
+            tournament.sessions.count(),
+            paging,
+        ),
     )
 
 
@@ -276,26 +261,19 @@ def _games(session: Session) -> Any:
     response={200: Page[TableOut], **ERRORS},
     summary="A session's tables, each with its game as a game record",
 )
+@tagged
 def table_list(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: Slug,
-    number: SessionNumber,
-    paging: Query[TablePaging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+    request: HttpRequest, slug: Slug, number: SessionNumber, paging: Query[TablePaging]
+) -> Tagged:
     tournament = listed.tournament(slug)
     session = listed.session(tournament, number)
-    unchanged = not_modified(
-        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
-    )
-    if unchanged:
-        return unchanged
-    games = _games(session)
-    return page(
-        _tables_out(session, list(window(games, paging))),
-        session.tables.count(),
-        paging,
+    return Tagged(
+        (tournament.live_version(), *_shown(tournament)),
+        lambda: page(
+            _tables_out(session, list(window(_games(session), paging))),
+            session.tables.count(),
+            paging,
+        ),
     )
 
 
@@ -304,25 +282,20 @@ def table_list(
     response={200: TableOut, **ERRORS},
     summary="One table with its game as a game record",
 )
+@tagged
 def table_detail(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: Slug,
-    number: SessionNumber,
-    table: TableNumber,
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+    request: HttpRequest, slug: Slug, number: SessionNumber, table: TableNumber
+) -> Tagged:
     tournament = listed.tournament(slug)
     session = listed.session(tournament, number)
-    unchanged = not_modified(
-        request, response, if_none_match, tournament.live_version(), *_shown(tournament)
-    )
-    if unchanged:
-        return unchanged
-    games = list(_games(session).filter(table__number=table))
-    if not games:
-        raise Http404(gettext("No such table."))
-    return _tables_out(session, games)[0]
+
+    def body() -> Any:
+        games = list(_games(session).filter(table__number=table))
+        if not games:
+            raise Http404(gettext("No such table."))
+        return _tables_out(session, games)[0]
+
+    return Tagged((tournament.live_version(), *_shown(tournament)), body)
 
 
 # --- standings -------------------------------------------------------------------------------
@@ -399,20 +372,16 @@ def _final_of(tournament: Tournament) -> dict[str, Any] | None:
     return {**rules, "session": final.number if final else None, "played": all(finished or [0])}
 
 
-def _standings(
-    request: HttpRequest,
-    response: HttpResponse,
-    tournament: Tournament,
-    session: Session | None,
-    paging: Paging,
-    if_none_match: str | None,
-) -> Any:
+def _standings(tournament: Tournament, session: Session | None, paging: Paging) -> Tagged:
     # The standings move only when a game finishes or a finished game changes (or a session
     # is drawn: the final's opening); the final's rules are the tournament's own (`_shown`).
     version = tournament.live_version(finished_games_only=True)
-    unchanged = not_modified(request, response, if_none_match, version, *_shown(tournament))
-    if unchanged:
-        return unchanged
+    return Tagged(
+        (version, *_shown(tournament)), lambda: _standings_out(tournament, session, paging)
+    )
+
+
+def _standings_out(tournament: Tournament, session: Session | None, paging: Paging) -> Any:
     if session is None:
         carry = CarryOver(tournament.final_carry_over)
         # The official standings: the site's one computation of them.
@@ -445,15 +414,9 @@ def _standings(
     "then table 2, each ordered by its carry-over), then everyone else in qualifying order; "
     "until then the qualifying order. Withdrawn players keep their place, marked.",
 )
-def standings(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: Slug,
-    paging: Query[StandingsPaging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
-    tournament = listed.tournament(slug)
-    return _standings(request, response, tournament, None, paging, if_none_match)
+@tagged
+def standings(request: HttpRequest, slug: Slug, paging: Query[StandingsPaging]) -> Tagged:
+    return _standings(listed.tournament(slug), None, paging)
 
 
 @router.get(
@@ -464,14 +427,9 @@ def standings(
     "the final's session (`stage` final): the final game alone; the official standings rank "
     "the finalists by the final with its carry-over.",
 )
+@tagged
 def session_standings(
-    request: HttpRequest,
-    response: HttpResponse,
-    slug: Slug,
-    number: SessionNumber,
-    paging: Query[StandingsPaging],
-    if_none_match: IfNoneMatch = None,
-) -> Any:
+    request: HttpRequest, slug: Slug, number: SessionNumber, paging: Query[StandingsPaging]
+) -> Tagged:
     tournament = listed.tournament(slug)
-    session = listed.session(tournament, number)
-    return _standings(request, response, tournament, session, paging, if_none_match)
+    return _standings(tournament, listed.session(tournament, number), paging)

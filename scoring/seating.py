@@ -294,11 +294,6 @@ class Rebalance(Generic[PlayerId]):
     def opened_tables(self) -> range:
         return range(self.tables_before, len(self.draw.tables))
 
-    @property
-    def added_repeats(self) -> int:
-        """Repeat meetings the moves and arrivals add, counted per player who changes table."""
-        return sum(step.repeats for step in self.moves)
-
 
 def rebalance(
     draw: Draw[PlayerId],

@@ -16,8 +16,7 @@ play. A withdrawn player keeps their games and their place, marked `withdrawn`
 from __future__ import annotations
 
 import functools
-from collections import Counter, defaultdict
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import itemgetter, ne
@@ -138,18 +137,6 @@ def placement_points(rank: int, tied: int, table_size: int) -> Fraction:
     """Players beaten, plus half a point for each other player on the same total."""
     beaten = table_size - rank - (tied - 1)
     return beaten + Fraction(tied - 1, 2)
-
-
-def points_by_seat(seats: Sequence[FinishedSeat]) -> dict[FinishedSeat, Fraction]:
-    by_table: dict[Hashable, list[FinishedSeat]] = defaultdict(list)
-    for seat in seats:
-        by_table[seat.table].append(seat)
-    points = {}
-    for table_seats in by_table.values():
-        tied = Counter(seat.rank for seat in table_seats)
-        for seat in table_seats:
-            points[seat] = placement_points(seat.rank, tied[seat.rank], len(table_seats))
-    return points
 
 
 # A finished seat's result as the standings read it: player, table, total, rank, provisional

@@ -4,6 +4,12 @@ Roles: anyone may follow a public tournament; its directors (and superusers) dir
 table's referee records its rounds while the session runs. Every view gets its object
 through a `get_…` helper here: 404 for who may not see it (a private tournament's name
 stays hidden), 403 for who may see it but not do this.
+
+The same rules as queries — what a user may see in a list or a select, what the public lists
+show — are the models' managers (`tournaments.models.visibility`):
+`Tournament.objects.visible_to(user)` is `can_view` for many, `Season.objects.visible_to(user)`
+is `can_view_season`, `Tournament.objects.countable_by(user)` is `can_count_in_season`, and
+`.listed()` is what anyone sees listed (public, not a draft).
 """
 
 from __future__ import annotations
@@ -21,7 +27,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -30,13 +35,9 @@ from django.utils.translation import gettext, gettext_lazy
 from tournaments.clock import clock_state
 from tournaments.compiled import Select
 from tournaments.models import (
-    Club,
     Game,
     HallScreen,
-    Player,
-    Registration,
     Season,
-    Seat,
     Session,
     Table,
     TableCode,
@@ -85,70 +86,6 @@ def can_see_names(user: Any, table: Table) -> bool:
     """Account names (who entered, who changed) are for the people running the table."""
     return user.is_authenticated and (
         table.referee_id == user.pk or can_direct(user, table.session.tournament)
-    )
-
-
-# --- what a user may see, as queries: one rule for tournaments, their players and clubs --
-
-
-def visible_tournaments(user: Any) -> QuerySet[Tournament]:
-    """`can_view` as a query: public tournaments, and for an account the ones it directs or
-    referees a table of (every one for a superuser)."""
-    if user.is_authenticated and user.is_superuser:
-        return Tournament.objects.all()
-    public = Q(is_public=True)
-    if not user.is_authenticated:
-        return Tournament.objects.filter(public)
-    directed = Tournament.directors.through.objects.filter(user_id=user.pk)
-    refereed = Table.objects.filter(referee_id=user.pk)
-    return Tournament.objects.filter(
-        public
-        | Q(pk__in=directed.values("tournament_id"))
-        | Q(pk__in=refereed.values("session__tournament_id"))
-    )
-
-
-def visible_players(user: Any) -> QuerySet[Player]:
-    """The players registered or seated in a tournament `user` may see: a player of another
-    director's private tournament alone stays unseen (in the known players' search too)."""
-    if user.is_authenticated and user.is_superuser:
-        return Player.objects.all()
-    tournaments = visible_tournaments(user)
-    return Player.objects.filter(
-        Exists(Registration.objects.filter(player=OuterRef("pk"), tournament__in=tournaments))
-        | Exists(
-            Seat.objects.filter(player=OuterRef("pk"), table__session__tournament__in=tournaments)
-        )
-    )
-
-
-def visible_seasons(user: Any) -> QuerySet[Season]:
-    """`can_view_season` as a query."""
-    if user.is_authenticated and user.is_superuser:
-        return Season.objects.all()
-    if not user.is_authenticated:
-        return Season.objects.filter(is_public=True)
-    return Season.objects.filter(Q(is_public=True) | Q(directors=user.pk)).distinct()
-
-
-def visible_clubs(user: Any) -> QuerySet[Club]:
-    """The clubs `user` may pick or see named: those of a tournament, player or season they
-    may see, and the clubs tied to none (an administrator's, for everyone). A club known only
-    from other directors' private tournaments stays unseen, in every select and list."""
-    if user.is_authenticated and user.is_superuser:
-        return Club.objects.all()
-    # No NULLs in the subqueries: an IN list with a NULL cannot be negated.
-    tournaments = visible_tournaments(user).filter(club__isnull=False).values("club_id")
-    players = visible_players(user).filter(club__isnull=False).values("club_id")
-    seasons = visible_seasons(user).filter(club__isnull=False).values("club_id")
-    tied = (
-        Exists(Tournament.objects.filter(club=OuterRef("pk")))
-        | Exists(Season.objects.filter(club=OuterRef("pk")))
-        | Exists(Registration.objects.filter(player__club=OuterRef("pk")))
-        | Exists(Seat.objects.filter(player__club=OuterRef("pk")))
-    )
-    return Club.objects.filter(
-        Q(pk__in=tournaments) | Q(pk__in=players) | Q(pk__in=seasons) | ~tied
     )
 
 

@@ -40,7 +40,6 @@ from tournaments.models import (
     GameChange,
     Hand,
     Player,
-    Registration,
     Round,
     Seat,
     Session,
@@ -56,23 +55,9 @@ def _has_rounds(table: Table | None) -> bool:
 # --- what belongs to whom ---------------------------------------------------------
 
 
-def directed_by(user) -> QuerySet[Tournament]:
-    """The tournaments `user` directs (every one for a superuser)."""
-    if user.is_superuser:
-        return Tournament.objects.all()
-    return Tournament.objects.filter(directors=user)
-
-
 def not_directed_by(user) -> QuerySet[Tournament]:
     """The tournaments of the other directors."""
     return Tournament.objects.exclude(directors=user)
-
-
-def players_of(tournaments: QuerySet[Tournament]) -> QuerySet[Player]:
-    """The players registered or seated in `tournaments`."""
-    registered = Registration.objects.filter(tournament__in=tournaments).values("player_id")
-    seated = Seat.objects.filter(table__session__tournament__in=tournaments).values("player_id")
-    return Player.objects.filter(Q(pk__in=registered) | Q(pk__in=seated))
 
 
 def clubs_of(tournaments: QuerySet[Tournament]) -> QuerySet[Club]:
@@ -80,7 +65,9 @@ def clubs_of(tournaments: QuerySet[Tournament]) -> QuerySet[Club]:
     # No NULLs in the subqueries: an IN list with a NULL cannot be negated.
     return Club.objects.filter(
         Q(pk__in=tournaments.filter(club__isnull=False).values("club_id"))
-        | Q(pk__in=players_of(tournaments).filter(club__isnull=False).values("club_id"))
+        | Q(
+            pk__in=Player.objects.seen_in(tournaments).filter(club__isnull=False).values("club_id")
+        )
     )
 
 
@@ -106,7 +93,7 @@ class ScopedChoices:
         user = request.user
         if user.is_superuser:
             return None
-        mine = directed_by(user)
+        mine = Tournament.objects.directed_by(user)
         if model is Tournament:
             return mine
         if model is Session:
@@ -114,7 +101,7 @@ class ScopedChoices:
         if model is Table:
             return Table.objects.filter(session__tournament__in=mine)
         if model is Player:
-            return players_of(mine)
+            return Player.objects.seen_in(mine)
         if model is Club:
             return clubs_of(mine)
         if model is get_user_model():
@@ -195,7 +182,7 @@ class ClubAdmin(SharedAdmin):
     search_fields = ["name", "city"]
 
     def mine(self, request):
-        return clubs_of(directed_by(request.user))
+        return clubs_of(Tournament.objects.directed_by(request.user))
 
     def shared(self, request):
         return clubs_of(not_directed_by(request.user))
@@ -211,10 +198,10 @@ class PlayerAdmin(SharedAdmin):
     search_fields = ["name", "member_number"]
 
     def mine(self, request):
-        return players_of(directed_by(request.user))
+        return Player.objects.seen_in(Tournament.objects.directed_by(request.user))
 
     def shared(self, request):
-        return players_of(not_directed_by(request.user))
+        return Player.objects.seen_in(not_directed_by(request.user))
 
 
 class SessionInline(admin.TabularInline):

@@ -15,7 +15,10 @@ engine's, from the rounds.
 
 Import (`import_tournament`), in one transaction: anything wrong or inconsistent refuses the
 whole file, naming where ("session 2, table 3: round 4: hand of Bart must be an integer
-0-50"), and nothing is written. Choices:
+0-50"), and nothing is written. The file's shape (keys, types, bounds, the defaults of older
+files) is checked first, whole, by `tournaments.archive_file` (pydantic models); what needs
+the site or the engine (a slug taken, a player or club the file does not list, a record the
+engine refuses, a final without the tournament's) is checked here. Choices:
 
 - a tournament whose slug exists is refused (an export imported twice);
 - clubs are the site's club of the same name, else created;
@@ -43,19 +46,17 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring import rules
-from scoring.finals import CarryOver
 from scoring.records import game_from_record, game_to_record, read_json
-from tournaments.clock import MAX_MINUTES, AtTimeLimit
+from tournaments import archive_file
 from tournaments.models import (
     Club,
     Game,
@@ -68,6 +69,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.models.games import seat_label
 from tournaments.player_import import fold
 from tournaments.sheets import GameSheet
 
@@ -326,89 +328,12 @@ def import_tournament(data: object, director: Any = None) -> ImportReport:
         raise ImportRefused(
             f"unknown version {version!r} of the export format: this site reads version {VERSION}"
         )
+    try:
+        archive = archive_file.read(data)
+    except archive_file.Refused as error:
+        raise ImportRefused(str(error)) from None
     with transaction.atomic():
-        return _Importer(director).run(_Fields(data, "file"))
-
-
-class _Fields:
-    """One JSON object of the file, read key by key; errors name the place."""
-
-    def __init__(self, value: object, where: str) -> None:
-        if not isinstance(value, dict):
-            raise ImportRefused(f"{where}: must be a JSON object")
-        self.value = value
-        self.where = where
-
-    def error(self, key: str, message: str) -> ImportRefused:
-        return ImportRefused(f"{self.where}: {key} {message}")
-
-    def raw(self, key: str) -> object:
-        if key not in self.value:
-            raise self.error(key, "is missing")
-        return self.value[key]
-
-    def text(self, key: str, max_length: int, *, blank: bool = True) -> str:
-        value = self.raw(key)
-        if not isinstance(value, str) or len(value) > max_length or (not blank and not value):
-            empty = "" if blank else "non-empty "
-            raise self.error(key, f"must be a {empty}text of at most {max_length} characters")
-        return value
-
-    def integer(self, key: str, *, minimum: int = 0, maximum: int | None = None) -> int:
-        value = self.raw(key)
-        if type(value) is not int or value < minimum or (maximum is not None and value > maximum):
-            top = f"-{maximum}" if maximum is not None else " or more"
-            raise self.error(key, f"must be an integer {minimum}{top}")
-        return value
-
-    def optional_integer(self, key: str, **limits: int) -> int | None:
-        return None if self.value.get(key) is None else self.integer(key, **limits)
-
-    def flag(self, key: str) -> bool:
-        value = self.raw(key)
-        if not isinstance(value, bool):
-            raise self.error(key, "must be true or false")
-        return value
-
-    def choice(self, key: str, choices: Sequence[str]) -> str:
-        value = self.raw(key)
-        if not isinstance(value, str) or value not in choices:
-            raise self.error(key, f"must be one of {', '.join(choices)}")
-        return value
-
-    def day(self, key: str) -> date:
-        value = self.raw(key)
-        parsed = parse_date(value) if isinstance(value, str) else None
-        if parsed is None:
-            raise self.error(key, "must be a date (YYYY-MM-DD)")
-        return parsed
-
-    def optional_day(self, key: str) -> date | None:
-        return None if self.value.get(key) is None else self.day(key)
-
-    def moment(self, key: str) -> datetime:
-        value = self.raw(key)
-        try:
-            parsed = parse_datetime(value) if isinstance(value, str) else None
-        except ValueError:
-            parsed = None
-        if parsed is None or timezone.is_naive(parsed):
-            raise self.error(key, "must be a date and time with its UTC offset (ISO 8601)")
-        return parsed
-
-    def optional_moment(self, key: str) -> datetime | None:
-        return None if self.value.get(key) is None else self.moment(key)
-
-    def items(self, key: str) -> list:
-        value = self.value.get(key, [])
-        if not isinstance(value, list):
-            raise self.error(key, "must be a list")
-        return value
-
-
-def _optional_count(fields: _Fields, key: str, maximum: int | None = None) -> int:
-    """A count files written before it was kept lack (then 0)."""
-    return fields.integer(key, maximum=maximum) if key in fields.value else 0
+        return _Importer(director).run(archive)
 
 
 def _check(instance: models.Model, where: str, exclude: Sequence[str] = ()) -> None:
@@ -437,11 +362,9 @@ class _Users:
     def _too_long(self, name: str) -> bool:
         return self.max_length is not None and len(name) > self.max_length
 
-    def get(self, fields: _Fields, key: str):
-        """The user `fields[key]` names, or None for null."""
-        return self.named(fields.value.get(key), f"{fields.where}: {key}")
-
-    def named(self, name: object, place: str):
+    def named(self, name: object, place: str) -> Any:
+        """The user of that username (the file's), or None for null. Its length is the user
+        model's: checked here, not in the file's shape."""
         if name is None:
             return None
         if not isinstance(name, str) or not name.strip() or self._too_long(name):
@@ -457,12 +380,8 @@ class _Users:
 
 
 def _labels(names: Sequence[str]) -> list[str]:
-    """The names a game record uses for the players seated in order (as `seat_labels`):
-    the name, or "Name (seat n)" when two players at the table share it."""
-    return [
-        name if names.count(name) == 1 else f"{name} (seat {position})"
-        for position, name in enumerate(names, start=1)
-    ]
+    """The names a game record uses for the players seated in order (`seat_label`)."""
+    return [seat_label(name, position, names) for position, name in enumerate(names, start=1)]
 
 
 def _renamed_round(entries: rules.Round, names: dict[str, str]) -> rules.Round:
@@ -500,7 +419,6 @@ class _FilePlayer:
     name: str
     club: Club | None
     member_number: str
-    fields: _Fields
     player: Player | None = None
 
 
@@ -513,31 +431,29 @@ class _Importer:
         self.file_names: dict[int, str] = {}
         self.director = director
 
-    def run(self, top: _Fields) -> ImportReport:
-        about = _Fields(top.raw("tournament"), "tournament")
-        slug = about.text("slug", 80, blank=False)
+    def run(self, archive: archive_file.ArchiveFile) -> ImportReport:
+        about = archive.tournament
+        slug = about.slug
         if Tournament.objects.filter(slug=slug).exists():
             raise ImportRefused(
                 f"tournament: a tournament with the slug {slug!r} already exists on this "
                 "site (was this file imported before?)"
             )
         report = ImportReport(tournament=Tournament(slug=slug))
-        self.read_clubs(top, report)
-        self.read_players(top, report)
-        tournament = self.create_tournament(about, slug)
+        self.read_clubs(archive.clubs, report)
+        self.read_players(archive.players, report)
+        tournament = self.create_tournament(about)
         report.tournament = tournament
         if self.director is not None:
             tournament.directors.add(self.director)
             report.director = self.director.get_username()
-        self.create_registrations(top, tournament)
+        self.create_registrations(archive.registrations, tournament)
         numbers: set[int] = set()
-        for index, value in enumerate(top.items("sessions"), start=1):
-            fields = _Fields(value, f"sessions[{index}]")
-            number = fields.integer("number", minimum=1)
-            if number in numbers:
-                raise ImportRefused(f"sessions: duplicate session number {number}")
-            numbers.add(number)
-            self.create_session(tournament, number, fields, report)
+        for session in archive.sessions:
+            if session.number in numbers:
+                raise ImportRefused(f"sessions: duplicate session number {session.number}")
+            numbers.add(session.number)
+            self.create_session(tournament, session, report)
         final_numbers = list(
             tournament.sessions.filter(stage=Session.Stage.FINAL).values_list("number", flat=True)
         )
@@ -554,40 +470,35 @@ class _Importer:
         report.users_created = self.users.created
         return report
 
-    def read_clubs(self, top: _Fields, report: ImportReport) -> None:
-        for index, value in enumerate(top.items("clubs"), start=1):
-            fields = _Fields(value, f"clubs[{index}]")
-            name = fields.text("name", 120, blank=False)
+    def read_clubs(self, clubs: list[archive_file.ClubFile], report: ImportReport) -> None:
+        for index, listed in enumerate(clubs, start=1):
+            name = listed.name
             if name in self.clubs:
                 raise ImportRefused(f"clubs: {name!r} is listed twice")
             club = Club.objects.filter(name=name).first()
             if club is None:
-                club = Club(name=name, city=fields.text("city", 120))
-                _check(club, fields.where)
+                club = Club(name=name, city=listed.city)
+                _check(club, f"clubs[{index}]")
                 club.save()
                 report.clubs_created.append(name)
             self.clubs[name] = club
 
-    def club(self, fields: _Fields, key: str) -> Club | None:
-        name = fields.value.get(key)
+    def club(self, name: str | None, where: str) -> Club | None:
         if name is None:
             return None
         if name not in self.clubs:
-            raise fields.error(key, f"{name!r} is not one of the file's clubs")
+            raise ImportRefused(f"{where}: club {name!r} is not one of the file's clubs")
         return self.clubs[name]
 
-    def read_players(self, top: _Fields, report: ImportReport) -> None:
+    def read_players(self, players: list[archive_file.PlayerFile], report: ImportReport) -> None:
         listed: list[_FilePlayer] = []
         numbered: dict[tuple[int, str], int] = {}
-        for index, value in enumerate(top.items("players"), start=1):
-            fields = _Fields(value, f"players[{index}]")
-            player_id = fields.integer("id", minimum=1)
-            fields.where = f"player {player_id}"
+        for about in players:
+            player_id = about.id
             if player_id in self.file_names:
                 raise ImportRefused(f"players: duplicate id {player_id}")
-            name = fields.text("name", 120, blank=False)
-            club = self.club(fields, "club")
-            member_number = fields.text("member_number", 40)
+            club = self.club(about.club, f"player {player_id}")
+            member_number = about.member_number
             if club is not None and member_number:
                 key = (club.pk, member_number)
                 if key in numbered:
@@ -596,8 +507,8 @@ class _Importer:
                         f"is also player {numbered[key]}'s"
                     )
                 numbered[key] = player_id
-            self.file_names[player_id] = name
-            listed.append(_FilePlayer(player_id, name, club, member_number, fields))
+            self.file_names[player_id] = about.name
+            listed.append(_FilePlayer(player_id, about.name, club, member_number))
         self.match_players(listed, report)
         new: list[Player] = []
         recorded: list[Player] = []
@@ -607,7 +518,7 @@ class _Importer:
                 player = Player(
                     name=listing.name, club=listing.club, member_number=listing.member_number
                 )
-                _check(player, listing.fields.where, exclude=["club"])
+                _check(player, f"player {listing.file_id}", exclude=["club"])
                 new.append(player)
             elif listing.member_number and not player.member_number:
                 player.member_number = listing.member_number
@@ -676,26 +587,16 @@ class _Importer:
                     "name is kept."
                 )
 
-    def player_and_name(self, fields: _Fields, key: str) -> tuple[Player, str]:
-        """The player `fields[key]` names and their name in the file."""
-        player = self.player(fields, key)
-        return player, self.file_names[fields.raw(key)]  # type: ignore[index]
-
-    def player(self, fields: _Fields, key: str) -> Player:
-        player_id = fields.raw(key)
+    def player(self, player_id: object, where: str) -> Player:
+        """The site's player of the file's id."""
         if type(player_id) is not int or player_id not in self.players:
-            raise ImportRefused(
-                f"{fields.where}: player {player_id!r} is not one of the file's players"
-            )
+            raise ImportRefused(f"{where}: player {player_id!r} is not one of the file's players")
         return self.players[player_id]
 
-    def create_tournament(self, about: _Fields, slug: str) -> Tournament:
-        preset = about.value.get("preset", rules.BELGIAN.name)
-        if preset not in rules.RULESETS:
-            raise ImportRefused(f"tournament: preset must be one of {', '.join(rules.RULESETS)}")
-        options = about.value.get("options", {})
+    def create_tournament(self, about: archive_file.TournamentFile) -> Tournament:
+        options = about.options
         try:
-            ruleset = rules.RULESETS[preset].with_options(options)
+            ruleset = rules.RULESETS[about.preset].with_options(options)
         except rules.GameError as error:
             raise ImportRefused(f"tournament: options: {error.message}") from None
         rule_options = dict(options)
@@ -703,82 +604,59 @@ class _Importer:
             # The tournament keeps its false-Yaniv rule in a field of its own.
             rule_options.pop("false_yaniv", None)
         tournament = Tournament(
-            name=about.text("name", 200, blank=False),
-            slug=slug,
-            starts_on=about.day("starts_on"),
-            ends_on=about.optional_day("ends_on"),
-            venue=about.text("venue", 200),
-            club=self.club(about, "club"),
-            status=about.choice("status", Tournament.Status.values),
-            is_public=about.flag("is_public"),
-            table_size=about.integer("table_size"),
-            session_count=about.integer("session_count"),
-            # Files from before players could come and go have neither: the defaults.
-            small_tables=about.flag("small_tables") if "small_tables" in about.value else False,
-            ranking=(
-                about.choice("ranking", Tournament.Ranking.values)
-                if "ranking" in about.value
-                else Tournament.Ranking.TOTAL
-            ),
+            name=about.name,
+            slug=about.slug,
+            starts_on=about.starts_on,
+            ends_on=about.ends_on,
+            venue=about.venue,
+            club=self.club(about.club, "tournament"),
+            status=about.status,
+            is_public=about.is_public,
+            table_size=about.table_size,
+            session_count=about.session_count,
+            small_tables=about.small_tables,
+            ranking=about.ranking,
             false_yaniv=ruleset.false_yaniv.value,
-            preset=preset,
+            preset=about.preset,
             rule_options=rule_options,
-            # Files from before the final have none: no final.
-            final_players=(
-                about.integer("final_players", maximum=16) if "final_players" in about.value else 0
-            ),
-            final_tables=(
-                about.integer("final_tables", minimum=1, maximum=2)
-                if "final_tables" in about.value
-                else 1
-            ),
-            final_carry_over=(
-                about.choice("final_carry_over", [carry.value for carry in CarryOver])
-                if "final_carry_over" in about.value
-                else CarryOver.NONE.value
-            ),
-            # Files from before the session clock: the round being played is the last.
-            at_time_limit=(
-                about.choice("at_time_limit", AtTimeLimit.values)
-                if "at_time_limit" in about.value
-                else AtTimeLimit.FINISH_ROUND
-            ),
+            final_players=about.final_players,
+            final_tables=about.final_tables,
+            final_carry_over=about.final_carry_over,
+            at_time_limit=about.at_time_limit,
         )
         _check(tournament, "tournament", exclude=["club"])
         tournament.save()
         tournament.directors.set(
             self.users.named(name or "", f"tournament: directors[{index}]")
-            for index, name in enumerate(about.items("directors"), start=1)
+            for index, name in enumerate(about.directors, start=1)
         )
         return tournament
 
-    def create_registrations(self, top: _Fields, tournament: Tournament) -> None:
+    def create_registrations(
+        self, listed: list[archive_file.RegistrationFile], tournament: Tournament
+    ) -> None:
         registrations: dict[int, tuple[Registration, datetime | None]] = {}
-        for index, value in enumerate(top.items("registrations"), start=1):
-            fields = _Fields(value, f"registrations[{index}]")
-            player = self.player(fields, "player")
+        for index, about in enumerate(listed, start=1):
+            where = f"registrations[{index}]"
+            player = self.player(about.player, where)
             if player.pk in registrations:
                 raise ImportRefused(f"registrations: {player.name} is registered twice")
             registration = Registration(
                 tournament=tournament,
                 player=player,
-                checked_in=fields.flag("checked_in"),
-                withdrawn_at=fields.optional_moment("withdrawn_at"),
-                withdrawn_by=self.users.get(fields, "withdrawn_by"),
-                withdrawal_reason=(
-                    fields.text("withdrawal_reason", 200)
-                    if "withdrawal_reason" in fields.value
-                    else ""
-                ),
+                checked_in=about.checked_in,
+                withdrawn_at=about.withdrawn_at,
+                withdrawn_by=self.users.named(about.withdrawn_by, f"{where}: withdrawn_by"),
+                withdrawal_reason=about.withdrawal_reason,
             )
             if registration.withdrawn != bool(registration.withdrawal_reason) or (
                 registration.withdrawn and registration.checked_in
             ):
                 raise ImportRefused(
-                    f"{fields.where}: a withdrawal has a reason and is not checked in, "
+                    f"{where}: a withdrawal has a reason and is not checked in, "
                     "and only a withdrawal has a reason"
                 )
-            registrations[player.pk] = (registration, fields.optional_moment("registered_at"))
+            registrations[player.pk] = (registration, about.registered_at)
         Registration.objects.bulk_create(r for r, _ in registrations.values())
         # registered_at is set on creation: put the recorded moments back.
         dated = []
@@ -789,91 +667,80 @@ class _Importer:
         Registration.objects.bulk_update(dated, ["registered_at"])
 
     def create_session(
-        self, tournament: Tournament, number: int, fields: _Fields, report: ImportReport
+        self, tournament: Tournament, about: archive_file.SessionFile, report: ImportReport
     ) -> None:
-        fields.where = f"session {number}"
+        number = about.number
+        where = f"session {number}"
         session = Session(
             tournament=tournament,
             number=number,
-            # Files from before the final: every session qualifies.
-            stage=(
-                fields.choice("stage", Session.Stage.values)
-                if "stage" in fields.value
-                else Session.Stage.QUALIFYING
-            ),
-            status=fields.choice("status", Session.Status.values),
-            seating=fields.choice("seating", Session.Seating.values),
-            seed=fields.optional_integer("seed", minimum=-(2**63), maximum=2**63 - 1),
-            repeat_meetings=fields.integer("repeat_meetings"),
-            # Files from before the session clock have none: no limit, no clock.
-            time_limit=fields.optional_integer("time_limit", minimum=1, maximum=MAX_MINUTES),
-            clock_started_at=fields.optional_moment("clock_started_at"),
-            clock_paused_at=fields.optional_moment("clock_paused_at"),
-            clock_paused_seconds=_optional_count(fields, "clock_paused_seconds"),
-            clock_extension=_optional_count(fields, "clock_extension", maximum=MAX_MINUTES),
+            stage=about.stage,
+            status=about.status,
+            seating=about.seating,
+            seed=about.seed,
+            repeat_meetings=about.repeat_meetings,
+            time_limit=about.time_limit,
+            clock_started_at=about.clock_started_at,
+            clock_paused_at=about.clock_paused_at,
+            clock_paused_seconds=about.clock_paused_seconds,
+            clock_extension=about.clock_extension,
         )
-        _check(session, fields.where, exclude=["tournament"])
+        _check(session, where, exclude=["tournament"])
         session.save()
         report.sessions += 1
         tables: dict[int, Table] = {}
-        for index, value in enumerate(fields.items("tables"), start=1):
-            table_fields = _Fields(value, f"session {number}, tables[{index}]")
-            table_number = table_fields.integer("number", minimum=1)
-            if table_number in tables:
-                raise ImportRefused(f"session {number}: duplicate table number {table_number}")
-            table_fields.where = f"session {number}, table {table_number}"
-            tables[table_number] = self.create_table(session, table_number, table_fields, report)
-        self.create_clock_events(session, tables, fields)
+        for table in about.tables:
+            if table.number in tables:
+                raise ImportRefused(f"session {number}: duplicate table number {table.number}")
+            tables[table.number] = self.create_table(session, table, report)
+        self.create_clock_events(session, tables, about.clock_events)
 
     def create_clock_events(
-        self, session: Session, tables: dict[int, Table], fields: _Fields
+        self,
+        session: Session,
+        tables: dict[int, Table],
+        listed: list[archive_file.ClockEventFile],
     ) -> None:
         events = []
-        for index, value in enumerate(fields.items("clock_events"), start=1):
-            event_fields = _Fields(value, f"{fields.where}, clock_events[{index}]")
-            table_number = event_fields.optional_integer("table", minimum=1)
-            if table_number is not None and table_number not in tables:
-                raise event_fields.error("table", f"names no table of session {session.number}")
+        for index, about in enumerate(listed, start=1):
+            where = f"session {session.number}, clock_events[{index}]"
+            if about.table is not None and about.table not in tables:
+                raise ImportRefused(f"{where}: table names no table of session {session.number}")
             event = SessionClockEvent(
                 session=session,
-                table=tables.get(table_number) if table_number is not None else None,
-                action=event_fields.choice("action", SessionClockEvent.Action.values),
-                minutes=event_fields.optional_integer("minutes", maximum=MAX_MINUTES),
-                games=event_fields.optional_integer("games", maximum=32767),
-                by=self.users.get(event_fields, "by"),
-                at=event_fields.moment("at"),
-                reason=event_fields.text("reason", 500),
+                table=tables.get(about.table) if about.table is not None else None,
+                action=about.action,
+                minutes=about.minutes,
+                games=about.games,
+                by=self.users.named(about.by, f"{where}: by"),
+                at=about.at,
+                reason=about.reason,
             )
-            _check(event, event_fields.where, exclude=["session", "table", "by"])
+            _check(event, where, exclude=["session", "table", "by"])
             events.append(event)
         SessionClockEvent.objects.bulk_create(events)
 
     def create_table(
-        self, session: Session, number: int, fields: _Fields, report: ImportReport
+        self, session: Session, about: archive_file.TableFile, report: ImportReport
     ) -> Table:
-        where = fields.where
+        where = f"session {session.number}, table {about.number}"
         (table,) = Table.objects.create_with_games(
             [
                 Table(
                     session=session,
-                    number=number,
-                    referee=self.users.get(fields, "referee"),
-                    clock_extension=_optional_count(
-                        fields, "clock_extension", maximum=MAX_MINUTES
-                    ),
+                    number=about.number,
+                    referee=self.users.named(about.referee, f"{where}: referee"),
+                    clock_extension=about.clock_extension,
                 )
             ]
         )
         report.tables += 1
-        seats = []
+        seats: list[Seat] = []
         file_names = []
-        for index, value in enumerate(fields.items("seats"), start=1):
-            seat_fields = _Fields(value, f"{where}, seats[{index}]")
-            position = seat_fields.integer("position", minimum=1, maximum=8)
-            seat_fields.where = f"{where}, seat {position}"
-            player, file_name = self.player_and_name(seat_fields, "player")
-            seats.append(Seat(table=table, position=position, player=player))
-            file_names.append(file_name)
+        for listed in about.seats:
+            player = self.player(listed.player, f"{where}, seat {listed.position}")
+            seats.append(Seat(table=table, position=listed.position, player=player))
+            file_names.append(self.file_names[listed.player])
         if [seat.position for seat in seats] != list(range(1, len(seats) + 1)):
             raise ImportRefused(f"{where}: seats must be numbered 1 to {len(seats)} in order")
         players = [seat.player for seat in seats]
@@ -883,18 +750,18 @@ class _Importer:
         Seat.objects.bulk_create(seats)
         game = table.game
         game.table = table
-        game_fields = _Fields(fields.raw("game"), where)
-        report.rounds += self.store_game(game, game_fields, file_names)
+        report.rounds += self.store_game(game, about.game, file_names, where)
         return table
 
-    def store_game(self, game: Game, fields: _Fields, file_names: Sequence[str]) -> int:
+    def store_game(
+        self, game: Game, about: archive_file.GameFile, file_names: Sequence[str], where: str
+    ) -> int:
         """Store the game's rounds, sign-off and audit log; the number of rounds.
 
         The record names the players as the file does (`file_names`, seat order); a matched
         player may have another name on the site: the rounds are stored under the site's.
         """
-        where = fields.where
-        record = fields.raw("record")
+        record = about.record
         # The names the game's record and rounds use: the sheet's ("Name (seat n)" if shared).
         players = _labels(file_names)
         if not isinstance(record, dict) or record.get("players") != players:
@@ -909,11 +776,10 @@ class _Importer:
             if file_name != site_name
         }
         record_rounds = record.get("rounds", [])
-        entered = fields.items("rounds_entered")
-        changes = fields.items("changes")
-        ended_at_time_limit = fields.flag("ended_at_time_limit")
+        entered = about.rounds_entered
+        ended_at_time_limit = about.ended_at_time_limit
         # A game nobody changed has no scores yet (no ranks either): it stays that way.
-        touched = bool(record_rounds or ended_at_time_limit or changes)
+        touched = bool(record_rounds or ended_at_time_limit or about.changes)
         if touched:
             try:
                 recorded = game_from_record(record)
@@ -934,62 +800,58 @@ class _Importer:
                     f"{where}: rounds_entered must have one entry per round "
                     f"({len(recorded.rounds)})"
                 )
-            rounds = []
-            for number, (entries, value) in enumerate(
-                zip(recorded.rounds, entered, strict=True), start=1
-            ):
-                round_fields = _Fields(value, f"{where}: rounds_entered[{number}]")
-                by = self.users.get(round_fields, "by")
-                rounds.append((entries, by, round_fields.moment("at")))
+            rounds = [
+                (
+                    entries,
+                    self.users.named(entry.by, f"{where}: rounds_entered[{number}]: by"),
+                    entry.at,
+                )
+                for number, (entries, entry) in enumerate(
+                    zip(recorded.rounds, entered, strict=True), start=1
+                )
+            ]
             try:
                 game.store_rounds(rounds, ended_at_time_limit=ended_at_time_limit)
             except rules.GameError as error:
                 raise ImportRefused(f"{where}: {error}") from None
-        finished = fields.flag("finished")
+        finished = about.finished
         if finished != game.finished:
             said, really = ("finished", "do not finish it") if finished else ("running", "end it")
             raise ImportRefused(
                 f"{where}: the file says the game is {said}, but its rounds {really}"
             )
-        finished_at = fields.optional_moment("finished_at") if finished else None
-        signed_off_at = fields.optional_moment("signed_off_at")
-        signed_off_by = self.users.get(fields, "signed_off_by")
-        if signed_off_at is not None and not finished:
+        signed_off_by = self.users.named(about.signed_off_by, f"{where}: signed_off_by")
+        if about.signed_off_at is not None and not finished:
             raise ImportRefused(f"{where}: only a finished game can be signed off")
-        if signed_off_by is not None and signed_off_at is None:
+        if signed_off_by is not None and about.signed_off_at is None:
             raise ImportRefused(f"{where}: signed_off_by without signed_off_at")
-        version = fields.integer("version")
         history = [
-            self.change(_Fields(value, f"{where}: changes[{index}]"), names)
-            for index, value in enumerate(changes, start=1)
+            self.change(change, names, f"{where}: changes[{index}]")
+            for index, change in enumerate(about.changes, start=1)
         ]
         game.restore_history(
             history,
-            finished_at=finished_at,
-            signed_off_at=signed_off_at,
+            finished_at=about.finished_at if finished else None,
+            signed_off_at=about.signed_off_at,
             signed_off_by=signed_off_by,
-            version=version,
+            version=about.version,
         )
         return len(record_rounds) if touched else 0
 
-    def change(self, fields: _Fields, names: dict[str, str]) -> GameChange:
+    def change(
+        self, about: archive_file.ChangeFile, names: dict[str, str], where: str
+    ) -> GameChange:
         """One change of the audit log, as recorded (its game is set when it is restored),
         under the site's names of the players."""
-        action = fields.choice("action", GameChange.Action.values)
-        before, after = fields.value.get("before"), fields.value.get("after")
-        for key, value in (("before", before), ("after", after)):
-            if value is not None and not isinstance(value, dict):
-                raise fields.error(key, "must be a round record or null")
-        change = GameChange(
-            action=action,
-            round_number=fields.optional_integer("round", minimum=1),
-            user=self.users.get(fields, "user"),
-            at=fields.moment("at"),
-            before=_renamed_record(before, names),
-            after=_renamed_record(after, names),
-            reason=fields.text("reason", 10_000),
-            version=fields.integer("version"),
+        if not about.reason and about.action not in ("record", "sign_off"):
+            raise ImportRefused(f"{where}: reason is needed for a {about.action} change")
+        return GameChange(
+            action=about.action,
+            round_number=about.round,
+            user=self.users.named(about.user, f"{where}: user"),
+            at=about.at,
+            before=_renamed_record(about.before, names),
+            after=_renamed_record(about.after, names),
+            reason=about.reason,
+            version=about.version,
         )
-        if not change.reason and action not in ("record", "sign_off"):
-            raise fields.error("reason", f"is needed for a {action} change")
-        return change

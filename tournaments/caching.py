@@ -159,10 +159,6 @@ def _shareable(response: HttpResponseBase) -> bool:
 # --- downloads ------------------------------------------------------------------------------
 
 
-class Busy(Exception):
-    """Every slot for expensive renders is taken: answer 503, try later."""
-
-
 class RenderBound:
     """How many expensive renders (PDF, CSV) run at once, at most: in the whole site when the
     cache is shared (Redis: every worker and app server takes its slot there), else in this

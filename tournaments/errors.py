@@ -152,10 +152,13 @@ CODED_ERRORS = (Refused, engine.GameError, engine.CodedError, SeasonError)
 CodedError = Refused | engine.GameError | engine.CodedError | SeasonError
 
 
-def sentence(error: CodedError) -> str:
+def sentence(error: CodedError | Exception) -> str:
     """A refusal or an engine error in the active language, as a sentence: "The clock has
-    already started." (`texts.translated` looks the code up.)"""
-    return texts.sentence(texts.translated(error))
+    already started." (`texts.translated` looks the code up.) Any other error (a stale sheet,
+    a director's question) was worded when raised and is shown as it is."""
+    if isinstance(error, CODED_ERRORS):
+        return texts.sentence(texts.translated(error))
+    return texts.sentence(str(error))
 
 
 def on_form(form: forms.Form, error: CodedError, field: str | None = None) -> None:

@@ -12,8 +12,6 @@ from tournaments import texts
 from tournaments.models import Seat
 from tournaments.sheets import EntrySheet, GameSheet
 
-ENDING_MISSING = gettext_lazy("Choose who called Yaniv, or who emptied their hand.")
-
 
 class RoundForm(forms.Form):
     """The referee's entries for one round: a hand per seat, the ending, along.
@@ -27,7 +25,7 @@ class RoundForm(forms.Form):
     client_id = forms.UUIDField(widget=forms.HiddenInput, required=False)
     ending = forms.ChoiceField(
         widget=forms.RadioSelect,
-        error_messages={"required": ENDING_MISSING, "invalid_choice": ENDING_MISSING},
+        error_messages={"required": texts.ENDING_MISSING, "invalid_choice": texts.ENDING_MISSING},
     )
     along = forms.MultipleChoiceField(
         required=False,

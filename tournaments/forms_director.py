@@ -20,7 +20,7 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN
-from tournaments import access, player_import, texts
+from tournaments import player_import, texts
 from tournaments.clock import AtTimeLimit
 from tournaments.models import Club, Player, Round, Session, Tournament
 from tournaments.models.people import refuse_direction_controls
@@ -356,7 +356,7 @@ class TournamentForm(forms.ModelForm):
                 self.fields[name].initial = getattr(fresh, name)
         club = cast(forms.ModelChoiceField, self.fields["club"])
         club.queryset = (
-            access.visible_clubs(user) if user is not None else Club.objects.none()
+            Club.objects.visible_to(user) if user is not None else Club.objects.none()
         ).order_by("name")
         club.empty_label = gettext("(none)")
         if not self.instance.pk:
@@ -618,7 +618,7 @@ class AddPlayerForm(forms.Form):
         super().__init__(*args, **kwargs)
         if director is not None:
             # Only a player the director may see can be chosen (issue 22, finding 4).
-            self.fields["known"].queryset = access.visible_players(director)  # type: ignore[attr-defined]
+            self.fields["known"].queryset = Player.objects.visible_to(director)  # type: ignore[attr-defined]
 
     def parsed(self) -> player_import.ParsedImport:
         data = self.cleaned_data

@@ -10,12 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import seasons
-from tournaments import access
 from tournaments.models import Club, Player, Season, Tournament
 from tournaments.models.seasons import season_error
 
@@ -66,7 +65,7 @@ class SeasonForm(forms.ModelForm):
         )
         club: Any = self.fields["club"]
         club.queryset = (
-            access.visible_clubs(user) if user is not None else Club.objects.none()
+            Club.objects.visible_to(user) if user is not None else Club.objects.none()
         ).order_by("name")
         best_of: Any = self.fields["best_of"]
         best_of.min_value = 1
@@ -109,10 +108,8 @@ class SeasonForm(forms.ModelForm):
 def countable_tournaments(user: Any, season: Season) -> QuerySet[Tournament]:
     """What an organiser may count in the season: public tournaments and the ones they
     direct, not counted yet."""
-    tournaments = Tournament.objects.exclude(seasons=season)
-    if not user.is_superuser:
-        tournaments = tournaments.filter(Q(is_public=True) | Q(directors=user.pk)).distinct()
-    return tournaments.order_by("-starts_on", "name")
+    countable = Tournament.objects.countable_by(user).exclude(seasons=season)
+    return countable.order_by("-starts_on", "name")
 
 
 class CoefficientField(forms.DecimalField):
@@ -166,7 +163,7 @@ class PlayerSearchForm(forms.Form):
         text = " ".join(self.cleaned_data["q"].split())
         if len(text) < SEARCH_MIN_LENGTH:
             return None
-        visible = access.visible_players(user).values("pk")
+        visible = Player.objects.visible_to(user).values("pk")
         return Player.search(text).filter(pk__in=visible)[:SEARCH_LIMIT]
 
 
@@ -178,7 +175,7 @@ class PlayerChoiceForm(forms.Form):
     def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field: Any = self.fields["player"]
-        field.queryset = access.visible_players(user)
+        field.queryset = Player.objects.visible_to(user)
 
 
 class MergeForm(forms.Form):

@@ -48,7 +48,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from tournaments import access, names
+from tournaments import names
 from tournaments.models import Club, Player, Registration, Tournament
 from tournaments.models.people import direction_control_error, has_direction_controls
 
@@ -490,7 +490,7 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
     club_ids = [clubs[name].pk for name in wanted if name in clubs]
     seen: set[int] = set()
     if club_ids:
-        visible = access.visible_clubs(by).filter(pk__in=club_ids)
+        visible = Club.objects.visible_to(by).filter(pk__in=club_ids)
         seen = set(visible.values_list("pk", flat=True))
     # A club the director may not see is not theirs to register players with.
     club_ids = [pk for pk in club_ids if pk in seen]
@@ -503,9 +503,11 @@ def classify(parsed: ParsedImport, tournament: Tournament, *, by: Any) -> Previe
     if club_ids or "" in wanted:
         # A look-alike is named to the director: only players they may see (`shown`, issue 22).
         players = Player.objects.filter(in_clubs).annotate(
-            shown=Exists(access.visible_players(by).filter(pk=OuterRef("pk")))
+            shown=Exists(Player.objects.visible_to(by).filter(pk=OuterRef("pk")))
         )
-        for player in players.select_related("club").order_by("pk"):
+        # `shown` is an annotation: the type checker knows players, not what they carry.
+        annotated: Any = players.select_related("club").order_by("pk")
+        for player in annotated:
             if player.shown:
                 shown.add(player.pk)
             if player.member_number:

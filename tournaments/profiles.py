@@ -1,9 +1,10 @@
 """A player across tournaments, and a club: what their public pages show, read in a few queries.
 
-Only public tournaments count, everywhere here: a private tournament's places, games, table-
-mates and season points never reach a profile or a club page, not even as a number. A player
-who only played private tournaments has no public profile (404), and a club with nothing public
-(no public tournament, no member seen in one, no public season) has no page.
+Only listed tournaments count, everywhere here (`Tournament.objects.listed()`: public, not a
+draft): a private tournament's or a draft's places, games, table-mates and season points never
+reach a profile or a club page, not even as a number. A player who played in no listed
+tournament has no public profile (404), and a club with nothing listed (no listed tournament, no
+member seen in one, no public season) has no page.
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q
 
 from scoring import seasons as season_rules
 from scoring import standings
 from tournaments.models import (
     Club,
     Player,
-    Registration,
     Season,
     Seat,
     Tournament,
@@ -35,20 +35,6 @@ from tournaments.models.seasons import (
 # How many table-mates the profile lists, and the most lines of a season on a club's page.
 RIVALS_SHOWN = 10
 SEASON_LINES_ON_CLUB_PAGE = 20
-
-
-def public_tournaments() -> QuerySet[Tournament]:
-    return Tournament.objects.filter(is_public=True)
-
-
-def publicly_seen(players: QuerySet[Player]) -> QuerySet[Player]:
-    """The players registered or seated in a public tournament."""
-    return players.filter(
-        Exists(Registration.objects.filter(player=OuterRef("pk"), tournament__is_public=True))
-        | Exists(
-            Seat.objects.filter(player=OuterRef("pk"), table__session__tournament__is_public=True)
-        )
-    )
 
 
 # --- a player ---------------------------------------------------------------------------
@@ -138,7 +124,7 @@ def player_profile(player: Player) -> Profile | None:
     queries: the tournaments, their finished seats, the player's games, the table-mates, the
     seasons and the other tournaments of those seasons."""
     tournaments = list(
-        public_tournaments()
+        Tournament.objects.listed()
         .filter(Q(registrations__player=player) | Q(sessions__tables__seats__player=player))
         .distinct()
         .select_related("club")
@@ -174,7 +160,7 @@ def player_profile(player: Player) -> Profile | None:
     ]
 
     season_list = list(
-        Season.objects.filter(is_public=True, tournaments__in=ids).distinct().order_by("name")
+        Season.objects.listed().filter(tournaments__in=ids).distinct().order_by("name")
     )
     tables = season_tables(season_list, places=places)
     season_lines = []
@@ -214,14 +200,9 @@ class ClubPage:
 
 def club_page(club: Club) -> ClubPage:
     """What the club's page shows, public only (four queries, and three for its seasons)."""
-    members = list(publicly_seen(club.players.all()).order_by("name", "pk"))
-    organised = list(
-        public_tournaments()
-        .filter(club=club)
-        .exclude(status=Tournament.Status.DRAFT)
-        .order_by("-starts_on", "name")
-    )
-    season_list = list(Season.objects.filter(club=club, is_public=True).order_by("-created_at"))
+    members = list(Player.objects.listed().filter(club=club).order_by("name", "pk"))
+    organised = list(Tournament.objects.listed().filter(club=club).order_by("-starts_on", "name"))
+    season_list = list(Season.objects.listed().filter(club=club).order_by("-created_at"))
     tables = season_tables(season_list)
     return ClubPage(
         club=club,

@@ -321,9 +321,9 @@ def rating_card(
     player: Player, tournament: Tournament | None = None, latest: int = LATEST_GAMES
 ) -> RatingCard:
     """The rating panel of `player` (templates/tournaments/_rating.html), in three queries
-    (one while provisional): the games of public tournaments and, when the page is one
-    of `tournament` (its viewer may see it), of that tournament too."""
-    visible = Q(game__table__session__tournament__is_public=True)
+    (one while provisional): the games of listed tournaments (public, not drafts) and, when
+    the page is one of `tournament` (its viewer may see it), of that tournament too."""
+    visible = Q(game__table__session__tournament__in=Tournament.objects.listed())
     if tournament is not None:
         visible |= Q(game__table__session__tournament=tournament)
     rows = RatingChange.objects.filter(visible, player=player)

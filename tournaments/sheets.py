@@ -35,7 +35,7 @@ from scoring.sheet import (
 )
 from tournaments import texts
 from tournaments.models import Game, Hand, Round, Seat
-from tournaments.models.games import seat_labels, seats_of_games
+from tournaments.models.games import LabelledSeats, seats_of_games
 
 
 class StoredHand(NamedTuple):
@@ -98,7 +98,7 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
 
 
 @dataclass(frozen=True)
-class EntrySheet:
+class EntrySheet(LabelledSeats):
     """What the next round's entry form needs, from the seats alone (no rounds): who sits
     where, who is out (cached on the seats), the rule set and how many rounds were played."""
 
@@ -110,20 +110,9 @@ class EntrySheet:
     def of(cls, game: Game, seats: Sequence[Seat]) -> EntrySheet:
         return cls(game, tuple(seats), game.ruleset)
 
-    @cached_property
-    def labels(self) -> dict[int, str]:
-        return seat_labels(self.seats)
-
-    @cached_property
-    def players(self) -> tuple[str, ...]:
-        return tuple(self.labels[seat.pk] for seat in self.seats)
-
     @property
     def round_count(self) -> int:
         return self.game.round_count
-
-    def seat_for(self, label: str) -> Seat:
-        return next(seat for seat in self.seats if self.labels[seat.pk] == label)
 
     def out_before(self, number: int) -> frozenset[str]:
         """Elimination: who went out before round `number` (they get no hand in it)."""
@@ -135,7 +124,7 @@ class EntrySheet:
 
 
 @dataclass(frozen=True)
-class GameSheet:
+class GameSheet(LabelledSeats):
     game: Game
     seats: tuple[Seat, ...]
     stored_rounds: tuple[StoredRound, ...]
@@ -157,22 +146,7 @@ class GameSheet:
             for game in games
         ]
 
-    # --- who sits where -----------------------------------------------------------
-
-    @cached_property
-    def labels(self) -> dict[int, str]:
-        return seat_labels(self.seats)
-
-    @cached_property
-    def players(self) -> tuple[str, ...]:
-        """The players' names as the sheet heads its columns ("Name (seat n)" if shared)."""
-        return tuple(self.labels[seat.pk] for seat in self.seats)
-
-    def label(self, seat: Seat) -> str:
-        return self.labels[seat.pk]
-
-    def seat_for(self, label: str) -> Seat:
-        return next(seat for seat in self.seats if self.labels[seat.pk] == label)
+    # --- who sits where (`LabelledSeats`: labels, players, label, seat_for) -----------
 
     def seat_lines(self) -> list[tuple[Seat, str, int, int]]:
         """Per seat, clockwise: the seat, its label, its total and its rank."""

@@ -558,7 +558,7 @@ def test_the_players_of_a_closing_table_go_where_they_meet_nobody_again():
     met = {frozenset((9, 1)): 1, frozenset((10, 5)): 1}
     rebalanced = rebalance(draw, met)
     assert rebalanced.draw.repeat_meetings == 0
-    assert rebalanced.added_repeats == 0
+    assert sum(step.repeats for step in rebalanced.moves) == 0
 
 
 def test_the_seats_of_who_stays_keep_their_order_and_newcomers_sit_last():

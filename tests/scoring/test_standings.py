@@ -9,7 +9,6 @@ from scoring.standings import (
     BY_AVERAGE,
     FinishedSeat,
     placement_points,
-    points_by_seat,
     ranked_standings,
     standings,
     standings_of_results,
@@ -190,6 +189,17 @@ def test_by_average_players_equal_on_every_average_share_the_place():
 
 def test_the_ranking_defaults_to_the_total():
     assert ranked_standings(late_day()) == standings(late_day())
+
+
+def points_by_seat(seats: list[FinishedSeat]) -> dict[FinishedSeat, Fraction]:
+    """Each seat's placement points, table by table (shared ranks share the points)."""
+    points = {}
+    for table in {seat.table for seat in seats}:
+        at_table = [seat for seat in seats if seat.table == table]
+        for seat in at_table:
+            tied = sum(1 for other in at_table if other.rank == seat.rank)
+            points[seat] = placement_points(seat.rank, tied, len(at_table))
+    return points
 
 
 def by_definition(seats: list[FinishedSeat]) -> list[tuple]:

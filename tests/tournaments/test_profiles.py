@@ -98,6 +98,33 @@ def test_a_profile_shows_nothing_of_a_private_tournament(client, people, history
     assert {r.player.name: r.games for r in profile.rivals}["Dirk"] == 2
 
 
+@pytest.fixture
+def draft(people, gent):
+    """A public tournament of YC Gent set back to a draft after its games: Ann, Bart, and Eva
+    (of YC Gent), who played only there."""
+    (eva,) = players("Eva")
+    Player.objects.filter(pk=eva.pk).update(club=gent)
+    draft = make_tournament(name="Draft cup", slug="draft-cup", status="running", club=gent)
+    finished_tables(draft, 1, [[(people["Ann"], 0), (people["Bart"], 40), (eva, 70)]])
+    Tournament.objects.filter(pk=draft.pk).update(status=Tournament.Status.DRAFT)
+    return Player.objects.get(pk=eva.pk)
+
+
+def test_a_draft_never_appears_on_a_profile_even_when_public(client, people, history, draft):
+    html = profile_html(client, people["Ann"])
+    assert "Draft cup" not in html
+    assert "Eva" not in html  # met only in the draft
+    assert "2 tournaments · 3 games · 2 won" in html
+    # Who played in a draft alone has no public profile.
+    assert client.get(reverse("public:profile", args=[draft.pk])).status_code == 404
+
+
+def test_a_draft_and_its_players_never_appear_on_a_club_page(client, people, history, draft, gent):
+    html = client.get(reverse("public:club", args=[gent.pk])).content.decode()
+    assert "Draft cup" not in html and "Eva" not in html
+    assert [member.name for member in profiles.club_page(gent).members] == ["Ann"]
+
+
 def test_a_player_of_private_tournaments_only_has_no_public_profile(client, people, history):
     assert client.get(reverse("public:profile", args=[people["Zoë"].pk])).status_code == 404
     assert client.get(reverse("public:profile", args=[999_999])).status_code == 404

@@ -13,7 +13,6 @@ from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user
 from tests.tournaments.test_director_views import confirm, payload_of, upload
-from tournaments import access
 from tournaments.models import Club, Player, Registration, Season
 
 pytestmark = pytest.mark.django_db
@@ -51,23 +50,23 @@ def search(client: Client, tournament, text: str, **extra):
 
 
 def test_the_rule_shows_public_and_own_players_and_clubs_only(director, tournament, hidden, shown):
-    visible = set(access.visible_players(director).values_list("name", flat=True))
+    visible = set(Player.objects.visible_to(director).values_list("name", flat=True))
     assert visible == {"Hanne Zichtbaar"}
-    clubs = set(access.visible_clubs(director).values_list("name", flat=True))
+    clubs = set(Club.objects.visible_to(director).values_list("name", flat=True))
     assert clubs == {"Open Club"}
     # The private tournament's own director, a superuser and a stranger.
     other = hidden.directors.get()
-    assert "Hidde Verborgen" in access.visible_players(other).values_list("name", flat=True)
-    assert "Geheim" in access.visible_clubs(other).values_list("name", flat=True)
+    assert "Hidde Verborgen" in Player.objects.visible_to(other).values_list("name", flat=True)
+    assert "Geheim" in Club.objects.visible_to(other).values_list("name", flat=True)
     root = make_user("root", is_superuser=True)
-    assert access.visible_clubs(root).count() == Club.objects.count() == 2
-    assert set(access.visible_clubs(AnonymousUser()).values_list("name", flat=True)) == {
+    assert Club.objects.visible_to(root).count() == Club.objects.count() == 2
+    assert set(Club.objects.visible_to(AnonymousUser()).values_list("name", flat=True)) == {
         "Open Club"
     }
     # The referee of one of its tables sees it as they see the tournament.
     referee = make_user("private-ref")
     make_table(tournament=hidden, referee=referee)
-    assert "Geheim" in access.visible_clubs(referee).values_list("name", flat=True)
+    assert "Geheim" in Club.objects.visible_to(referee).values_list("name", flat=True)
 
 
 def test_a_club_tied_to_nothing_is_everyones_and_a_public_seasons_club_is_seen(director):
@@ -76,7 +75,7 @@ def test_a_club_tied_to_nothing_is_everyones_and_a_public_seasons_club_is_seen(d
     Season.objects.create(name="S", slug="s", club=season_club, is_public=True)
     hidden_season_club = Club.objects.create(name="Besloten")
     Season.objects.create(name="P", slug="p", club=hidden_season_club, is_public=False)
-    assert set(access.visible_clubs(director).values_list("name", flat=True)) == {
+    assert set(Club.objects.visible_to(director).values_list("name", flat=True)) == {
         "Nieuw",
         "Seizoen",
     }

@@ -105,14 +105,41 @@ class SheetChanged(Exception):
         )
 
 
+def seat_label(name: str, position: int, names: Sequence[str]) -> str:
+    """The name the engine, the referee and a game record use for the player at seat
+    `position` among `names` (the table's): the player's name, or "Name (seat n)" when two
+    players at the table share it."""
+    return name if names.count(name) == 1 else f"{name} (seat {position})"
+
+
 def seat_labels(seats: Sequence[Seat]) -> dict[int, str]:
-    """Seat id → the name the engine and the referee use for that seat: the player's name,
-    or "Name (seat n)" when two players at the table share it."""
+    """Seat id → its label (`seat_label`)."""
     names = [seat.player.name for seat in seats]
-    return {
-        seat.pk: (name if names.count(name) == 1 else f"{name} (seat {seat.position})")
-        for seat, name in zip(seats, names, strict=True)
-    }
+    return {seat.pk: seat_label(seat.player.name, seat.position, names) for seat in seats}
+
+
+class LabelledSeats:
+    """A game's seats (clockwise) by the names the engine knows them by: what the write
+    path's rows and the pages' sheets share."""
+
+    seats: tuple[Seat, ...]
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        """Seat id → the name the engine and the referee use for that seat."""
+        return seat_labels(self.seats)
+
+    @cached_property
+    def players(self) -> tuple[str, ...]:
+        """The labels clockwise, as the engine and the sheet's columns take them."""
+        labels = self.labels
+        return tuple(labels[seat.pk] for seat in self.seats)
+
+    def label(self, seat: Seat) -> str:
+        return self.labels[seat.pk]
+
+    def seat_for(self, label: str) -> Seat:
+        return next(seat for seat in self.seats if self.labels[seat.pk] == label)
 
 
 def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
@@ -137,7 +164,7 @@ def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
 
 
 @dataclass(frozen=True)
-class GameRows:
+class GameRows(LabelledSeats):
     """A game's rows as stored (seats clockwise, rounds with their hands), for the engine.
 
     The write path loads these under the game's lock; `tournaments.sheets` reads them for
@@ -146,20 +173,6 @@ class GameRows:
 
     seats: tuple[Seat, ...]
     rounds: tuple[Round, ...]
-
-    @cached_property
-    def labels(self) -> dict[int, str]:
-        """Seat id → the name the engine and the referee use for that seat."""
-        return seat_labels(self.seats)
-
-    @cached_property
-    def players(self) -> tuple[str, ...]:
-        labels = self.labels
-        return tuple(labels[seat.pk] for seat in self.seats)
-
-    def seat_for(self, label: str) -> Seat:
-        ids = {name: seat_id for seat_id, name in self.labels.items()}
-        return next(seat for seat in self.seats if seat.pk == ids[label])
 
     def entries(self, stored: Round) -> rules.Round:
         labels = self.labels
@@ -260,14 +273,6 @@ class Game(models.Model):
         rows = rows or self.rows()
         return rules.score_game(
             rules.Game(rows.players, tuple(rows.engine_rounds()), self.ruleset)
-        )
-
-    def preview_round(self, entries: rules.Round, rows: GameRows) -> rules.GameResult:
-        """The game as it would be with `entries` as its next round; saves nothing."""
-        if self.ended_at_time_limit:
-            raise self._over(len(rows.rounds) + 1)
-        return rules.score_game(
-            rules.Game(rows.players, (*rows.engine_rounds(), entries), self.ruleset)
         )
 
     # --- state changes: each one transaction, under a lock on the game row --

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments import names
 from tournaments.errors import Refused
+from tournaments.models.visibility import ClubQuerySet, PlayerQuerySet
 from tournaments.signals import player_merged
 
 # Unicode's explicit direction marks and controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI): a name may
@@ -66,6 +67,8 @@ class Club(models.Model):
     )
     city = models.CharField(_("city"), max_length=120, blank=True)
 
+    objects = ClubQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
@@ -98,6 +101,8 @@ class Player(models.Model):
     member_number = models.CharField(
         _("member number"), max_length=40, blank=True, validators=[refuse_direction_controls]
     )
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]

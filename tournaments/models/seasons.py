@@ -27,6 +27,7 @@ from tournaments.errors import Refused, sentence
 from tournaments.models.games import GameChange
 from tournaments.models.people import Club, Player
 from tournaments.models.tournaments import Seat, Session, Table, Tournament
+from tournaments.models.visibility import Directed, SeasonQuerySet
 
 
 def season_error(error: seasons.SeasonError) -> str:
@@ -34,7 +35,7 @@ def season_error(error: seasons.SeasonError) -> str:
     return sentence(error)
 
 
-class Season(models.Model):
+class Season(Directed):
     class Scheme(models.TextChoices):
         PLACEMENT = (
             seasons.Scheme.PLACEMENT.value,
@@ -93,6 +94,8 @@ class Season(models.Model):
     # Any change of the season's settings or tournaments: the standings page's version.
     changed_at = models.DateTimeField(_("changed at"), auto_now=True)
 
+    objects = SeasonQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "name"]
         verbose_name = _("season")
@@ -129,21 +132,6 @@ class Season(models.Model):
         except seasons.SeasonError as error:
             field = "best_of" if error.code == "best_of_range" else "points_table"
             raise ValidationError({field: season_error(error)}) from None
-
-    def is_director(self, user: Any) -> bool:
-        if not user.is_authenticated:
-            return False
-        if user.is_superuser:
-            return True
-        known = self.__dict__.setdefault("_directors_known", {})
-        if user.pk not in known:
-            known[user.pk] = self.directors.filter(pk=user.pk).exists()
-        return known[user.pk]
-
-    def save_with_director(self, user: Any) -> None:
-        with transaction.atomic():
-            self.save()
-            self.directors.add(user)
 
     # --- its tournaments --------------------------------------------------------------------
 

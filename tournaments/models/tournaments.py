@@ -36,6 +36,7 @@ from tournaments import signals
 from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, AtTimeLimit, ClockState, clock_state
 from tournaments.errors import Refused
 from tournaments.models.people import Club, Player
+from tournaments.models.visibility import Directed, TournamentQuerySet
 from tournaments.texts import final_error, game_error
 
 logger = logging.getLogger(__name__)
@@ -264,7 +265,7 @@ def _standing_players_sql() -> str:
     )
 
 
-class Tournament(models.Model):
+class Tournament(Directed):
     class Status(models.TextChoices):
         DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
         RUNNING = "running", pgettext_lazy("tournament status", "Running")
@@ -433,6 +434,8 @@ class Tournament(models.Model):
         help_text=_("What the tables do when their session's time limit is reached."),
     )
 
+    objects = TournamentQuerySet.as_manager()
+
     class Meta:
         ordering = ["-starts_on", "name"]
         verbose_name = _("tournament")
@@ -596,12 +599,11 @@ class Tournament(models.Model):
             row = cursor.fetchone()
         return None if row is None else str(row[0])
 
-    def save_with_director(self, user) -> None:
-        """Save a new tournament with `user` as its director, in one transaction."""
-        with transaction.atomic():
-            self.created_by = user
-            self.save()
-            self.directors.add(user)
+    def save_with_director(self, user: Any) -> None:
+        """Save a new tournament with `user` as its director (and creator), in one
+        transaction."""
+        self.created_by = user
+        super().save_with_director(user)
 
     def check_in_all(self, checked_in: bool) -> int:
         """Check every registered player in or out, withdrawn players aside; how many changed."""
@@ -742,17 +744,6 @@ class Tournament(models.Model):
             session.seat(draw, Session.Seating.STANDINGS)
         return session
 
-    def is_director(self, user) -> bool:
-        if not user.is_authenticated:
-            return False
-        if user.is_superuser:
-            return True
-        # Asked several times per request (permission check, page controls).
-        known = self.__dict__.setdefault("_directors_known", {})
-        if user.pk not in known:
-            known[user.pk] = self.directors.filter(pk=user.pk).exists()
-        return known[user.pk]
-
     # --- people: the accounts that direct and referee it -----------------------------
 
     def people(self) -> list[tuple[Any, list[str]]]:
@@ -823,7 +814,7 @@ class Tournament(models.Model):
                 user.is_active = True
                 user.save(update_fields=["is_active"])
             accounts.add(user)
-        self.__dict__.pop("_directors_known", None)
+        self.forget_directors()
         return user
 
     def own_accounts(self, among: Iterable[int] | None = None) -> set[int]:
@@ -910,7 +901,7 @@ class Tournament(models.Model):
             if deactivate:
                 type(user).objects.filter(pk=user.pk).update(is_active=False)
                 user.is_active = False
-        self.__dict__.pop("_directors_known", None)
+        self.forget_directors()
         return deactivate
 
     def reset_password(self, user: Any, *, by: Any) -> str:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from django import template
-from django.db.models import Q
+from django.contrib.auth.models import AnonymousUser
 
 from tournaments.models import Season, Tournament
 from tournaments.templatetags.yaniv import points
@@ -23,14 +23,10 @@ def season_points(value: Decimal | int) -> str:
 
 @register.simple_tag(takes_context=True)
 def seasons_of(context: template.Context, tournament: Tournament) -> list[Season]:
-    """The seasons the tournament counts for that the reader may see (one query): public
-    seasons (which count it only when it is public) and the reader's own."""
+    """The seasons the tournament counts for that the reader may see (one query)."""
     user: Any = getattr(context.get("request"), "user", None)
-    # A public season counts public tournaments only.
-    shown = Q(is_public=True) if tournament.is_public else Q(pk__in=[])
-    if user is not None and user.is_authenticated:
-        if user.is_superuser:
-            shown = Q()
-        else:
-            shown |= Q(directors=user.pk)
-    return list(Season.objects.filter(shown, tournaments=tournament).distinct().order_by("name"))
+    seasons = Season.objects.visible_to(user or AnonymousUser()).filter(tournaments=tournament)
+    if not tournament.is_public:
+        # A public season counts public tournaments only (`Season.counts`).
+        seasons = seasons.filter(is_public=False)
+    return list(seasons.order_by("name"))

@@ -28,7 +28,6 @@ from tournaments.access import (
     can_create_tournament,
     get_tournament_for_director,
     login_to_read,
-    visible_clubs,
 )
 from tournaments.forms_director import (
     AddPlayerForm,
@@ -38,7 +37,7 @@ from tournaments.forms_director import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Player, Registration, Seat, Session, Tournament
+from tournaments.models import Club, Player, Registration, Seat, Session, Tournament
 from tournaments.views.disputes import open_count_and_version
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 from tournaments.views.refusals import answers_refusals
@@ -61,10 +60,7 @@ def _dashboard(tournament: Tournament, anchor: str = "") -> HttpResponse:
 @require_safe
 def director_home(request: HtmxHttpRequest) -> HttpResponse:
     """The tournaments the user directs (every tournament for a superuser)."""
-    tournaments = Tournament.objects.all()
-    if not request.user.is_superuser:
-        tournaments = tournaments.filter(directors=request.user.pk)
-    tournaments = tournaments.annotate(
+    tournaments = Tournament.objects.directed_by(request.user).annotate(
         registered=Count("registrations"),
         checked_in=Count("registrations", filter=Q(registrations__checked_in=True)),
     )
@@ -160,7 +156,9 @@ def _render_dashboard(
         "withdrawn_count": sum(1 for r in registrations if r.withdrawn),
         "add_form": add_form or AddPlayerForm(),
         "look_alikes": look_alikes,
-        "clubs": visible_clubs(request.user).order_by("name").values_list("name", flat=True),
+        "clubs": Club.objects.visible_to(request.user)
+        .order_by("name")
+        .values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
         "seating_methods": Session.Seating.choices[:2],
         "referee_count": tournament.referees.count(),

@@ -23,7 +23,7 @@ from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.filter(is_public=True).exclude(status=Tournament.Status.DRAFT)
+    tournaments = Tournament.objects.listed()
     return render(
         request,
         "tournaments/home.html",

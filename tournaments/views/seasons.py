@@ -13,7 +13,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import (
     FileResponse,
     HttpRequest,
@@ -54,17 +53,11 @@ def scheme_texts(season: Season) -> dict[str, Any]:
 @require_safe
 def season_list(request: HtmxHttpRequest) -> HttpResponse:
     """The public seasons, and the user's own private ones."""
-    shown = Q(is_public=True)
-    if request.user.is_authenticated:
-        shown |= Q(directors=request.user.pk)
-    season_list = (
-        Season.objects.all() if request.user.is_superuser else Season.objects.filter(shown)
-    )
     return render(
         request,
         "tournaments/seasons/list.html",
         {
-            "seasons": season_list.distinct().select_related("club"),
+            "seasons": Season.objects.visible_to(request.user).select_related("club"),
             "can_create": access.can_create_season(request.user),
         },
     )

@@ -65,6 +65,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.models.seasons import season_tables
+from tournaments.sheets import GameSheet
 
 SEED = 2026
 BRUSSELS = ZoneInfo("Europe/Brussels")
@@ -625,11 +626,11 @@ class DemoBuilder:
     # --- dealing --------------------------------------------------------------
 
     def deal_not_ending(self, game: Game) -> rules.Round:
-        """A round after which nobody is over the limit yet."""
-        rows = game.rows()
+        """A round after which nobody is over the limit yet (as the referee's preview says)."""
+        sheet = GameSheet.load(game)
         for _attempt in range(100):
-            entries = self.deal(rows.players)
-            if not game.preview_round(entries, rows).finished:
+            entries = self.deal(sheet.players)
+            if not sheet.preview(entries).ends_game:
                 return entries
         raise CommandError(f"no round keeps {game} going")
 
