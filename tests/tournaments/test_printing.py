@@ -397,8 +397,9 @@ def test_filled_sheet_view_for_whoever_may_see_the_table(client, played, tournam
 
 def ask(client, url: str, **extra: Any):
     """GET `url` as the site answers it: what the request queues once it commits is queued
-    (the test's transaction never commits)."""
-    with TestCase.captureOnCommitCallbacks(execute=True):
+    (the test's transaction never commits). The language a request activates in this thread
+    ends with it."""
+    with translation.override("en"), TestCase.captureOnCommitCallbacks(execute=True):
         return client.get(url, **extra)
 
 
