@@ -6,6 +6,7 @@ Each kind's first page is also rendered to test-artifacts/pdf/<kind>.png to look
 
 from __future__ import annotations
 
+import datetime
 import re
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ from django.db import connection
 from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django_tasks_db.models import DBTaskResult
 
@@ -493,6 +494,22 @@ def test_the_report_in_another_language_or_for_the_director_is_prepared_on_its_o
     assert "Toernooiverslag" in dutch
     assert referee.username in pdftotext(pdf_of(ask(director_client, url)))
     assert referee.username not in pdftotext(pdf_of(ask(client, url)))
+
+
+def test_a_report_asked_for_long_ago_and_still_not_ready_is_asked_for_again(
+    client, played, tournament
+):
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    assert ask(client, url).status_code == 202
+    DBTaskResult.objects.all().delete()  # its task lost
+    PreparedDownload.objects.update(requested_at=timezone.now() - datetime.timedelta(minutes=9))
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 0
+    PreparedDownload.objects.update(requested_at=timezone.now() - datetime.timedelta(minutes=11))
+    assert ask(client, url).status_code == 202
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 1
+    assert ask(client, url).status_code == 200
 
 
 def test_a_report_that_fails_to_render_is_asked_for_again_at_the_next_click(

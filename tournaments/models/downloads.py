@@ -6,12 +6,18 @@ it, whatever the cache is).
 
 from __future__ import annotations
 
+import datetime
+
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournaments import Tournament
+
+# A file asked for this long ago and not ready is asked for again (a task that failed to be
+# queued, or a queue emptied by hand): the worker renders one in seconds.
+ASK_AGAIN_AFTER = datetime.timedelta(minutes=10)
 
 
 class PreparedDownload(models.Model):
@@ -58,10 +64,11 @@ class PreparedDownload(models.Model):
         version: str,
         show_names: bool,
     ) -> tuple[PreparedDownload, bool]:
-        """The row of the file `key` names, and whether this call asked for it first (its
-        caller queues the task that renders it). Two calls at once ask once: the key is
-        unique."""
-        return cls.objects.get_or_create(
+        """The row of the file `key` names, and whether this call asked for it (its caller
+        queues the task that renders it): the first call, and one finding it asked for
+        `ASK_AGAIN_AFTER` ago and still not ready (its task lost: a second task for it is
+        harmless). Two calls at once ask once: the key is unique, the new moment one update."""
+        prepared, created = cls.objects.get_or_create(
             key=key,
             defaults={
                 "tournament": tournament,
@@ -70,6 +77,15 @@ class PreparedDownload(models.Model):
                 "show_names": show_names,
             },
         )
+        if created or prepared.ready_at is not None:
+            return prepared, created
+        now = timezone.now()
+        if prepared.requested_at > now - ASK_AGAIN_AFTER:
+            return prepared, False
+        asked = cls.objects.filter(pk=prepared.pk, requested_at=prepared.requested_at).update(
+            requested_at=now
+        )
+        return prepared, bool(asked)
 
     def store(self, content: bytes) -> int:
         """Keep the rendered file; the files of the tournament's earlier versions asked for

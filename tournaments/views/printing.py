@@ -100,7 +100,10 @@ def report(request: HttpRequest, slug: str) -> HttpResponseBase:
         return _pdf_response(prepared.file, f"{slug}-report.pdf")
     if asked:
         language = get_language()
-        transaction.on_commit(lambda: tasks.prepare_download.enqueue(prepared.pk, language))
+        # Robust: a queue that failed leaves a file asked for, asked again later.
+        transaction.on_commit(
+            lambda: tasks.prepare_download.enqueue(prepared.pk, language), robust=True
+        )
     response = render(
         request,
         "tournaments/preparing.html",
