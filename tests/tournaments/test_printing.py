@@ -512,6 +512,16 @@ def test_a_report_asked_for_long_ago_and_still_not_ready_is_asked_for_again(
     assert ask(client, url).status_code == 200
 
 
+def test_a_private_report_asked_for_by_a_stranger_is_404_and_asks_for_nothing(
+    client, played, tournament
+):
+    tournament.is_public = False
+    tournament.save()
+    client.force_login(make_user("stranger"))
+    assert ask(client, reverse("public:report_pdf", args=[tournament.slug])).status_code == 404
+    assert not PreparedDownload.objects.exists() and not DBTaskResult.objects.exists()
+
+
 def test_a_report_that_fails_to_render_is_asked_for_again_at_the_next_click(
     client, played, tournament, monkeypatch
 ):
