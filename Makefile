@@ -19,7 +19,8 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# The background tasks' worker (notifications) runs beside the web server and stops with it.
+# The background tasks' worker (ratings, the report, notifications) runs beside the web server
+# and stops with it.
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo

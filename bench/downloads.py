@@ -1,8 +1,10 @@
 """Benchmark: expensive downloads against the referees (issue 13, point 3; not a test).
 
-Anonymous followers can ask for the tournament report PDF, which takes seconds to render at
-championship size. The site keeps every PDF and CSV by the version of what it shows and bounds
-how many renders run at once in a process (`tournaments.caching`, 503 beyond the bound). This
+Anonymous followers can ask for every round of a tournament as CSV (`rounds.csv`, about
+80,000 lines at championship size, a new version with every round), the heaviest download
+rendered in the request (the tournament report is rendered by the task worker instead). The
+site keeps every PDF and CSV by the version of what it shows and bounds how many renders run
+at once in a process (`tournaments.caching`, 503 beyond the bound). This
 measures what a referee and the health check see meanwhile, on the site as `bench load` runs
 it (gunicorn, DEBUG=0, PostgreSQL, the workers' cache in Redis), in a database of its own that
 is created afresh and dropped afterwards (unless --keep):
@@ -11,13 +13,13 @@ is created afresh and dropped afterwards (unless --keep):
    (`bench.standings.build`), and a running session with two unfinished tables: one whose
    referee previews a round, one whose game the benchmark changes through the ORM;
 2. interleaved, `--rotations` times, windows of `--window` seconds of each load:
-   (a) nothing else; (b) `--clients` clients downloading the report again and again, unchanged
+   (a) nothing else; (b) `--clients` clients downloading the rounds again and again, unchanged
    (kept: rendered once before the window); (c) `--clients` clients each changing the
    tournament's version (a round recorded or undone at the second table, through the ORM, in
-   a child process) and then downloading the report, so that every download asks for a
-   report nobody rendered yet. Meanwhile the referee previews a round (`tables:preview`)
+   a child process) and then downloading the rounds, so that every download asks for a
+   file nobody rendered yet. Meanwhile the referee previews a round (`tables:preview`)
    and a monitor asks for `/health/`, one request at a time with a short pause;
-3. the report's render time alone (a new version each time, nothing else running) and
+3. the rounds' render time alone (a new version each time, nothing else running) and
    served from the cache.
 
 Every render is counted from the server's log: the workers' bound of renders is wrapped to
@@ -62,7 +64,7 @@ DEFAULT_CACHE_URL = "redis://127.0.0.1:6379/11"
 PASSWORD = "bench-referee-password"
 PHASES = {
     "a": "alone",
-    "b": "clients, the report kept",
+    "b": "clients, the rounds kept",
     "c": "clients, fresh renders",
 }
 # The probes' pause between requests: a referee typing, a monitor checking.
@@ -74,7 +76,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         prog=prog,
         description=(
             "The referee's round preview and /health/ alone, while clients download the "
-            "tournament report unchanged, and while they force fresh renders (gunicorn + "
+            "tournament's rounds (CSV) unchanged, and while they force fresh renders (gunicorn + "
             "PostgreSQL)."
         ),
     )
@@ -84,7 +86,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--clients", type=int, default=8, help="concurrent downloaders")
     parser.add_argument("--window", type=float, default=10.0, help="seconds of each load")
     parser.add_argument("--rotations", type=int, default=3, help="rounds of (a), (b), (c)")
-    parser.add_argument("--renders-alone", type=int, default=5, help="report renders timed")
+    parser.add_argument("--renders-alone", type=int, default=5, help="rounds renders timed")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
     parser.add_argument("--seed", type=int, default=2026)
@@ -118,14 +120,14 @@ class Seen:
     windows: list[Window] = field(default_factory=list)
     # (phase, probe) → latencies in ms; probe "preview" or "health".
     probes: dict[tuple[str, str], list[float]] = field(default_factory=lambda: defaultdict(list))
-    # (phase, status) → downloads of the report answered so, inside the windows.
+    # (phase, status) → downloads of the rounds answered so, inside the windows.
     downloads: Counter = field(default_factory=Counter)
     # Probe answers that were not 200 (phase, probe, status).
     failures: Counter = field(default_factory=Counter)
-    # The report alone: a new version each time (ms), and kept.
+    # The rounds alone: a new version each time (ms), and kept.
     alone_rendered: list[float] = field(default_factory=list)
     alone_kept: list[float] = field(default_factory=list)
-    report_bytes: int = 0
+    rounds_bytes: int = 0
     changes: int = 0
 
 
@@ -247,7 +249,7 @@ class DownloadsBenchmark(Benchmark):
         downloaders = [
             load_clients.client_for(base, context) for _ in range(self.options["clients"])
         ]
-        report = f"/t/{plan['slug']}/report.pdf"
+        rounds = f"/t/{plan['slug']}/rounds.csv"
         lock = asyncio.Lock()
 
         async def change() -> None:
@@ -266,15 +268,15 @@ class DownloadsBenchmark(Benchmark):
             if response.status_code != 200:
                 raise BenchError(f"the round preview answered {response.status_code}")
 
-            # The report alone: a new version each time, then the same one kept.
+            # The rounds alone: a new version each time, then the same one kept.
             for _ in range(self.options["renders_alone"]):
                 await change()
-                status, ms, size = await self.download(monitor, report)
+                status, ms, size = await self.download(monitor, rounds)
                 if status != 200:
-                    raise BenchError(f"the report answered {status} with nothing else running")
+                    raise BenchError(f"the rounds answered {status} with nothing else running")
                 seen.alone_rendered.append(ms)
-                seen.report_bytes = size
-                status, ms, size = await self.download(monitor, report)
+                seen.rounds_bytes = size
+                status, ms, size = await self.download(monitor, rounds)
                 seen.alone_kept.append(ms)
 
             for rotation in range(self.options["rotations"]):
@@ -286,8 +288,8 @@ class DownloadsBenchmark(Benchmark):
                     )
                     if phase == "b":
                         # Kept before the window: what the clients ask for renders nothing.
-                        await self.download(monitor, report)
-                    await self.window(phase, seen, preview, monitor, downloaders, report, change)
+                        await self.download(monitor, rounds)
+                    await self.window(phase, seen, preview, monitor, downloaders, rounds, change)
         finally:
             await asyncio.gather(
                 *(c.aclose() for c in [referee_client, monitor, *downloaders]),
@@ -311,7 +313,7 @@ class DownloadsBenchmark(Benchmark):
         return preview
 
     async def download(self, client: httpx.AsyncClient, url: str) -> tuple[int, float, int]:
-        """(status, ms, size) of one GET of the report; status 0 when nothing answered."""
+        """(status, ms, size) of one GET of the rounds; status 0 when nothing answered."""
         started = time.perf_counter()
         try:
             response = await client.get(url)
@@ -326,7 +328,7 @@ class DownloadsBenchmark(Benchmark):
         preview,
         monitor: httpx.AsyncClient,
         downloaders: list[httpx.AsyncClient],
-        report: str,
+        rounds: str,
         change,
     ) -> None:
         stop = asyncio.Event()
@@ -353,7 +355,7 @@ class DownloadsBenchmark(Benchmark):
             while not stop.is_set():
                 if phase == "c":
                     await change()
-                status, _, _ = await self.download(client, report)
+                status, _, _ = await self.download(client, rounds)
                 if not stop.is_set():
                     seen.downloads[(phase, status)] += 1
 
@@ -409,7 +411,7 @@ class DownloadsBenchmark(Benchmark):
             f"windows; {options['clients']} download clients"
         )
         say(
-            f"report PDF ({seen.report_bytes // 1024} KiB) alone: rendered (a new version) "
+            f"rounds CSV ({seen.rounds_bytes // 1024} KiB) alone: rendered (a new version) "
             f"median {median(seen.alone_rendered):.0f} ms over {len(seen.alone_rendered)} "
             f"(min {min(seen.alone_rendered, default=0):.0f}, max "
             f"{max(seen.alone_rendered, default=0):.0f}); kept: median "
@@ -529,7 +531,7 @@ def setup_tournament(options: dict[str, Any]) -> dict[str, Any]:
     sessions = options["sessions"]
     tournament, rounds = build(options["players"], sessions, rng)
     with transaction.atomic():
-        # Public, as a championship is: anyone may download its report.
+        # Public, as a championship is: anyone may download its rounds.
         Tournament.objects.filter(pk=tournament.pk).update(
             is_public=True, session_count=sessions + 1
         )

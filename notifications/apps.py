@@ -10,4 +10,7 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         # The tournaments app sends its signals; this app listens. Dependencies point one
         # way: tournaments never imports notifications.
-        from notifications import receivers  # noqa: F401
+        from notifications import parts, receivers  # noqa: F401
+
+        # Its parts of the tournaments' pages, in the places those pages name.
+        parts.register()

@@ -4,6 +4,7 @@ yaniv_club."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +46,30 @@ def test_no_package_imports_one_that_imports_it():
         if imports - ALLOWED[package]
     }
     assert wrong == {}
+
+
+# Tag libraries of Django and the third-party apps the tournaments' templates may load.
+NOT_OURS = {"i18n", "l10n", "tz", "static", "cache", "partials", "django_htmx"}
+
+
+def test_the_tournaments_templates_load_only_their_own_and_third_party_tag_libraries():
+    """The tournaments' pages name places (`{% slot %}`, tournaments.slots) that the
+    notifications fill; they never load another project app's tags, as its modules are
+    never imported."""
+    own = {path.stem for path in (ROOT / "tournaments" / "templatetags").glob("*.py")}
+    loaded = {
+        str(path.relative_to(ROOT)): sorted(
+            {
+                name
+                for names in re.findall(r"{%\s*load\s+([^%]+)%}", path.read_text())
+                for name in names.split()
+            }
+            - own
+            - NOT_OURS
+        )
+        for path in (ROOT / "templates" / "tournaments").rglob("*.html")
+    }
+    assert {path: names for path, names in loaded.items() if names} == {}
 
 
 def test_every_module_of_the_engine_package_imports_no_django():

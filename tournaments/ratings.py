@@ -7,7 +7,8 @@ what a player's page shows of them. The computation is `scoring.rating` (openski
   viewer may see: the public tournaments' and, on a tournament's own page, that tournament's.
 - **The order**: when the game finished, then its id (`scoring.rating.FinishedGame.order`).
 - **Kept up to date** after each change of a finished game (`schedule`, called by the game's
-  state changes once their transaction commits): a game finishing after every rated one is
+  state changes, queues a background task once their transaction commits; the worker runs
+  it, `tournaments.tasks.rate_games`): a game finishing after every rated one is
   rated on its own; a game earlier in the order, a corrected or undone one, or one that is
   no longer finished has its rows and every later one rated again from its place on. The
   result equals a full recompute (`recompute`, `manage.py recompute_ratings`).
@@ -21,7 +22,6 @@ from __future__ import annotations
 import datetime
 import functools
 import html
-import logging
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -37,8 +37,6 @@ from django.utils.translation import gettext, ngettext, pgettext
 from scoring.rating import FinishedGame, Placing, Skill, SkillChange, rate_games
 from tournaments.models import Game, Player, Seat, Tournament
 from tournaments.models.ratings import PlayerRating, RatingChange, RatingLedger
-
-logger = logging.getLogger(__name__)
 
 # A finished game without a finishing moment (none since the moment was kept) comes first.
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -256,19 +254,14 @@ def rate_player_again(player_id: int) -> int:
         return rate_from(first) if first else 0
 
 
-def _rate_after_commit(game_id: int) -> None:
-    try:
-        rate_changed_games([game_id])
-    except Exception:
-        # The game's change is saved whatever happens here; the ratings catch up at the next
-        # change, or at once with `manage.py recompute_ratings`.
-        logger.exception("ratings not updated after game %s: run recompute_ratings", game_id)
-
-
 def schedule(game_id: int) -> None:
-    """Update the ratings once the current transaction commits (at once outside one): a
-    game's change never waits for its ratings inside its transaction, nor fails by them."""
-    transaction.on_commit(functools.partial(_rate_after_commit, game_id), robust=True)
+    """Queue the ratings' update (`tournaments.tasks.rate_games`) once the current
+    transaction commits (at once outside one): a game's change adds one row to the task queue
+    and never waits for its ratings, nor fails by them; a change rolled back queues nothing."""
+    # The task module imports this one.
+    from tournaments.tasks import rate_games
+
+    transaction.on_commit(functools.partial(rate_games.enqueue, [game_id]), robust=True)
 
 
 # --- what a player's page shows -------------------------------------------------------

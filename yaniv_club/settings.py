@@ -187,8 +187,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 FIXTURE_DIRS = [BASE_DIR / "fixtures"]
 
-# Background work (notifications) runs as tasks kept in the database: durable (a worker's death
-# loses nothing) and run by `manage.py tasks_worker` (README: "Background tasks").
+# Background work (ratings, the report, notifications) runs as tasks kept in the database:
+# durable (a worker's death loses nothing) and run by `manage.py tasks_worker` (README:
+# "Notifications and background tasks").
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 # /health/ says the tasks are late when the oldest task due waited this long (no worker?).
 TASKS_LATE_SECONDS = int(os.environ.get("TASKS_LATE_SECONDS", "120"))

@@ -39,7 +39,7 @@ def count(pattern: str, output: str) -> int:
     bench_database_url() is None,
     reason="the downloads benchmark runs gunicorn on PostgreSQL; DATABASE_URL is not PostgreSQL",
 )
-def test_kept_reports_render_nothing_and_fresh_ones_render_within_the_bound():
+def test_kept_downloads_render_nothing_and_fresh_ones_render_within_the_bound():
     result = subprocess.run(
         [
             sys.executable,
@@ -65,7 +65,7 @@ def test_kept_reports_render_nothing_and_fresh_ones_render_within_the_bound():
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "tournament of 16 players, 2 finished sessions" in output, output
-    for row in ("(a) alone", "(b) 3 clients, the report kept", "(c) 3 clients, fresh renders"):
+    for row in ("(a) alone", "(b) 3 clients, the rounds kept", "(c) 3 clients, fresh renders"):
         assert row in output, output
     assert "(b)/(a): preview p50 ×" in output and "(c)/(a): preview p50 ×" in output, output
     # Kept: every download in the window answered from the cache, nothing rendered.

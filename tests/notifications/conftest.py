@@ -7,15 +7,16 @@ import datetime
 from collections.abc import Iterator
 
 import pytest
-from django_tasks_db.management.commands.db_worker import Worker
-from django_tasks_db.models import DBTaskResult
 
 from notifications import push as push_module
 from notifications.models import Subscription, subscribe
 from tests.factories import make_tournament
 from tests.notifications import push_service as service_module
 from tests.notifications.push_service import Phone, PushService
+from tests.tasks import run_tasks
 from tournaments.models import Player, Registration, Tournament
+
+__all__ = ["give_phone", "player", "run_tasks", "subscriptions"]
 
 NAMES = ("Ann", "Bart", "Chris", "Dirk", "Eva", "Femke", "Guus", "Hanne")
 
@@ -37,29 +38,6 @@ def push_service() -> Iterator[PushService]:
     yield service
     server.shutdown()
     server.server_close()
-
-
-def run_tasks(worker_id: str = "test-worker") -> int:
-    """Run every task that is due, as `tasks_worker` does (claim, run, record), in this
-    thread and transaction; how many ran."""
-    worker = Worker(
-        queue_names=["default"],
-        interval=0,
-        batch=True,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id=worker_id,
-        excluded_queue_names=[],
-    )
-    ran = 0
-    while (task := DBTaskResult.objects.ready().first()) is not None:
-        task.claim(worker_id)
-        worker.run_task(task)
-        task.refresh_from_db()
-        assert task.status == "SUCCESSFUL", task.traceback
-        ran += 1
-    return ran
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ count, /health/ and the VAPID keys' command."""
 from __future__ import annotations
 
 import base64
+import collections
 import datetime
 import io
 
@@ -19,6 +20,7 @@ from notifications.models import Subscription
 from notifications.tasks import stop_token
 from tests.factories import make_table, make_user
 from tests.notifications.conftest import give_phone, player
+from tournaments import slots
 from tournaments.models import Registration, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -297,3 +299,22 @@ def test_a_referees_phone_following_a_player_keeps_its_disputes_subscription(
     assert sorted(
         (str(s.referee_id == referee.pk), str(s.player_id)) for s in Subscription.objects.all()
     ) == sorted([("True", "None"), ("False", str(seated.pk))])
+
+
+def test_the_pages_fill_their_places_with_the_notifications_parts_and_nothing_without_them(
+    client, director_client, hall, vapid, monkeypatch
+):
+    """The tournaments' pages know no notifications: they name places (tournaments.slots)
+    that this app fills; without its parts the places show nothing."""
+    player_page = reverse("public:player", args=[hall.slug, player(hall, "Ann").pk])
+    dashboard = reverse("manage:tournament", args=[hall.slug])
+    page = client.get(player_page).content.decode()
+    assert "Notify me on this phone — Ann" in page and 'name="csrfmiddlewaretoken"' in page
+    assert 'id="phones-subscribed">0 phones get notifications.' in (
+        director_client.get(dashboard).content.decode()
+    )
+
+    monkeypatch.setattr(slots, "PARTS", collections.defaultdict(list))
+    assert client.get(player_page).status_code == 200
+    assert "Notify me" not in client.get(player_page).content.decode()
+    assert "phones-subscribed" not in director_client.get(dashboard).content.decode()

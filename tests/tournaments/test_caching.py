@@ -22,6 +22,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
+from tests.tasks import run_tasks
 from tournaments import caching, downloads, printing
 from tournaments.models import TableCode, Tournament
 
@@ -252,7 +253,6 @@ def test_only_a_200_is_kept():
     ("name", "renderer"),
     [
         ("public:standings_pdf", "standings_pdf"),
-        ("public:report_pdf", "tournament_report"),
     ],
 )
 def test_a_second_request_for_an_unchanged_pdf_renders_nothing(
@@ -343,9 +343,7 @@ def every_slot_taken() -> Iterator[None]:
             caching.RENDERS.release()
 
 
-@pytest.mark.parametrize(
-    "name", ["public:standings_pdf", "public:report_pdf", "public:standings_csv"]
-)
+@pytest.mark.parametrize("name", ["public:standings_pdf", "public:standings_csv"])
 def test_beyond_the_bound_a_render_is_answered_503_with_retry_after(
     client, tournament, finished_table, name
 ):
@@ -356,6 +354,17 @@ def test_beyond_the_bound_a_render_is_answered_503_with_retry_after(
     assert client.get(url).status_code == 200
     # Kept now: served even while every slot is taken.
     with every_slot_taken():
+        assert client.get(url).status_code == 200
+
+
+def test_the_report_takes_no_render_slot_its_render_is_the_workers(
+    client, tournament, finished_table, django_capture_on_commit_callbacks
+):
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    with every_slot_taken():
+        with django_capture_on_commit_callbacks(execute=True):
+            assert client.get(url).status_code == 202
+        assert run_tasks() == 1
         assert client.get(url).status_code == 200
 
 
@@ -376,7 +385,7 @@ def test_the_bound_follows_the_settings_and_leaks_no_slot(
     with pytest.raises(RuntimeError):
         caching.download(("broken",), broken, HttpResponse)
     assert caching.RENDERS.running == 0
-    url = reverse("public:report_pdf", args=[tournament.slug])
+    url = reverse("public:standings_pdf", args=[tournament.slug])
     assert client.get(url).status_code == 200 and caching.RENDERS.running == 0
 
 

@@ -6,6 +6,7 @@ Each kind's first page is also rendered to test-artifacts/pdf/<kind>.png to look
 
 from __future__ import annotations
 
+import datetime
 import re
 import shutil
 import subprocess
@@ -14,15 +15,19 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
+from django_tasks_db.models import DBTaskResult
 
 from scoring import rules
 from scoring.sheet import Mark, legend
 from tests.factories import entries, make_table, make_tournament, make_user, record
+from tests.tasks import run_tasks
 from tournaments import printing, texts
+from tournaments.models import PreparedDownload
 from tournaments.sheets import GameSheet
 
 pytestmark = pytest.mark.django_db
@@ -391,6 +396,24 @@ def test_filled_sheet_view_for_whoever_may_see_the_table(client, played, tournam
     assert f"Signed off by {referee.username}" in pdftotext(pdf_of(response))
 
 
+def ask(client, url: str, **extra: Any):
+    """GET `url` as the site answers it: what the request queues once it commits is queued
+    (the test's transaction never commits). The language a request activates in this thread
+    ends with it."""
+    with translation.override("en"), TestCase.captureOnCommitCallbacks(execute=True):
+        return client.get(url, **extra)
+
+
+def get_pdf(client, url: str):
+    """The PDF at `url` as a reader gets it: the report's "being prepared" page (202) asks
+    again once the worker has run."""
+    response = ask(client, url)
+    if response.status_code == 202:
+        run_tasks()
+        response = ask(client, url)
+    return response
+
+
 @pytest.mark.parametrize(
     ("name", "session", "filename"),
     [
@@ -403,7 +426,7 @@ def test_public_pdfs_are_public_and_private_ones_404(
     client, played, tournament, name, session, filename, referee, director
 ):
     url = reverse(name, args=[tournament.slug, *session])
-    response = client.get(url)
+    response = get_pdf(client, url)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response["Content-Disposition"] == f'inline; filename="{tournament.slug}-{filename}"'
@@ -415,10 +438,105 @@ def test_public_pdfs_are_public_and_private_ones_404(
     client.force_login(make_user("stranger"))
     assert client.get(url).status_code == 404
     client.force_login(director)
-    response = client.get(url)
+    response = get_pdf(client, url)
     assert response.status_code == 200
     # The report names the referees for the directors (the club's archive).
     assert (referee.username in pdftotext(pdf_of(response))) == (name == "public:report_pdf")
+
+
+def test_the_report_is_prepared_by_the_worker_once_however_often_it_is_asked(
+    client, played, tournament, monkeypatch
+):
+    renders = []
+    real = printing.tournament_report
+
+    def counted(*args: Any, **kwargs: Any) -> bytes:
+        renders.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(printing, "tournament_report", counted)
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    for _ in range(2):
+        # The second click while it is being prepared queues nothing more.
+        waiting = ask(client, url)
+        assert waiting.status_code == 202 and waiting["Cache-Control"] == "no-store"
+        assert '<meta http-equiv="refresh" content="3">' in waiting.content.decode()
+        assert "being prepared" in waiting.content.decode()
+    assert renders == []
+    queued = DBTaskResult.objects.ready().filter(task_path="tournaments.tasks.prepare_download")
+    assert queued.count() == 1
+    assert run_tasks() == 1 and len(renders) == 1
+    ready = ask(client, url)
+    assert ready.status_code == 200 and ready["Content-Type"] == "application/pdf"
+    assert ready["Content-Disposition"] == f'inline; filename="{tournament.slug}-report.pdf"'
+    content = pdf_of(ready)
+    assert "Hélène" in pdftotext(content)
+    assert pdf_of(ask(client, url)) == content
+    assert run_tasks() == 0 and len(renders) == 1
+    # A new round makes a new version: prepared again, the old one dropped once it is.
+    late = make_table(("Ann", "Bart", "Chris"), tournament=tournament)
+    record(late.game, None, {"hands": {"Ann": 0, "Bart": 3, "Chris": 7}, "yaniv": "Ann"})
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 1 and len(renders) == 2
+    assert ask(client, url).status_code == 200
+    assert PreparedDownload.objects.count() == 1
+
+
+def test_the_report_in_another_language_or_for_the_director_is_prepared_on_its_own(
+    client, director_client, played, tournament, referee
+):
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    assert ask(client, url).status_code == 202
+    assert ask(director_client, url).status_code == 202
+    assert ask(client, url, headers={"accept-language": "nl"}).status_code == 202
+    assert run_tasks() == 3
+    dutch = pdftotext(pdf_of(ask(client, url, headers={"accept-language": "nl"})))
+    assert "Toernooiverslag" in dutch
+    assert referee.username in pdftotext(pdf_of(ask(director_client, url)))
+    assert referee.username not in pdftotext(pdf_of(ask(client, url)))
+
+
+def test_a_report_asked_for_long_ago_and_still_not_ready_is_asked_for_again(
+    client, played, tournament
+):
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    assert ask(client, url).status_code == 202
+    DBTaskResult.objects.all().delete()  # its task lost
+    PreparedDownload.objects.update(requested_at=timezone.now() - datetime.timedelta(minutes=9))
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 0
+    PreparedDownload.objects.update(requested_at=timezone.now() - datetime.timedelta(minutes=11))
+    assert ask(client, url).status_code == 202
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 1
+    assert ask(client, url).status_code == 200
+
+
+def test_a_private_report_asked_for_by_a_stranger_is_404_and_asks_for_nothing(
+    client, played, tournament
+):
+    tournament.is_public = False
+    tournament.save()
+    client.force_login(make_user("stranger"))
+    assert ask(client, reverse("public:report_pdf", args=[tournament.slug])).status_code == 404
+    assert not PreparedDownload.objects.exists() and not DBTaskResult.objects.exists()
+
+
+def test_a_report_that_fails_to_render_is_asked_for_again_at_the_next_click(
+    client, played, tournament, monkeypatch
+):
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("the printer caught fire")
+
+    url = reverse("public:report_pdf", args=[tournament.slug])
+    monkeypatch.setattr(printing, "tournament_report", broken)
+    assert ask(client, url).status_code == 202
+    assert run_tasks(failing=True) == 1
+    assert not PreparedDownload.objects.exists()
+    monkeypatch.undo()
+    assert ask(client, url).status_code == 202
+    assert run_tasks() == 1
+    assert ask(client, url).status_code == 200
 
 
 def test_session_standings_pdf_of_an_unknown_session_is_404(client, played, tournament):

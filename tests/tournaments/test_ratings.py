@@ -4,19 +4,24 @@ the minimum of games, private games never on public pages, the player page's que
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.template.loader import render_to_string
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
 
 from scoring.rating import FinishedGame, Placing, rate_game, rate_games
 from tests.factories import entries, make_tournament
-from tournaments import ratings
+from tests.tasks import run_tasks
+from tournaments import ratings, tasks
 from tournaments.models import (
     Game,
     Player,
@@ -36,8 +41,16 @@ NOON = datetime.datetime(2026, 11, 21, 12, 0, tzinfo=datetime.UTC)
 @pytest.fixture
 def after_commit(django_capture_on_commit_callbacks):
     """Run what a change does once its transaction commits, as the site does (the tests'
-    transaction never commits)."""
-    return lambda: django_capture_on_commit_callbacks(execute=True)
+    transaction never commits), then the tasks it queued, as the worker does: the block
+    gives the on-commit callbacks it ran."""
+
+    @contextlib.contextmanager
+    def committed() -> Iterator[list]:
+        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+            yield callbacks
+        run_tasks()
+
+    return committed
 
 
 @pytest.fixture
@@ -161,6 +174,63 @@ def test_rounds_of_a_game_still_playing_leave_the_ratings_alone(
         game.record_round(entries(dirk_45(people)), by=referee, number=1)
     assert callbacks == []
     assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+
+
+# --- in the background ---------------------------------------------------------------
+
+
+def queued_ratings() -> list[list]:
+    return [
+        task.args_kwargs["args"]
+        for task in DBTaskResult.objects.ready().filter(task_path="tournaments.tasks.rate_games")
+    ]
+
+
+def test_a_finished_game_queues_its_rating_and_the_worker_rates_it(
+    tournament, referee, people, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play(tournament, referee, dict(zip(people.values(), (0, 5, 9, 20), strict=True)))
+    # Committed: the game is saved and its rating waits in the queue.
+    assert game.finished and queued_ratings() == [[[game.pk]]]
+    assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+    assert run_tasks() == 1
+    assert RatingChange.objects.filter(game=game).count() == 4
+    rated = snapshot()
+    # The same task twice (queued again, or run again after a worker died): nothing changes.
+    assert tasks.rate_games.call([game.pk]) == 0
+    assert snapshot() == rated
+
+
+def test_a_correction_never_rates_in_the_request_however_many_games_follow(
+    tournament, referee, director, people, after_commit, django_capture_on_commit_callbacks
+):
+    """The correction of the first game makes every later one rated again: in the worker.
+    The save (its on-commit work included) writes one task and reads no rating, with 2 games
+    after it as with 8."""
+
+    def correct_the_first(games: list[Game]) -> list[str]:
+        first = games[0]
+        swap = {"hands": {"Ann": 30, "Bart": 5, "Chris": 12, "Dirk": 0}, "yaniv": "Dirk"}
+        with (
+            CaptureQueriesContext(connection) as queries,
+            django_capture_on_commit_callbacks(execute=True),
+        ):
+            first.correct_round(1, entries(swap), by=director, reason="x", version=first.version)
+        return [query["sql"].lower() for query in queries.captured_queries]
+
+    few = correct_the_first(league(tournament, referee, people, after_commit, games=3))
+    run_tasks()
+    many = correct_the_first(league(make_tournament(), referee, people, after_commit, games=9))
+    assert len(many) == len(few)
+    for statements in (few, many):
+        assert not [sql for sql in statements if "rating" in sql]
+        assert len([sql for sql in statements if "django_tasks_database_dbtaskresult" in sql]) == 1
+    assert len(queued_ratings()) == 1
+    run_tasks()
+    incremental = snapshot()
+    ratings.recompute()
+    assert snapshot() == incremental
 
 
 # --- corrected, undone --------------------------------------------------------------
@@ -345,19 +415,24 @@ class _Output:
 
 
 def test_a_failing_rating_never_fails_the_round(
-    tournament, referee, people, after_commit, monkeypatch, caplog
+    tournament, referee, people, django_capture_on_commit_callbacks, monkeypatch, caplog
 ):
     def broken(game_ids):
         raise RuntimeError("no ratings today")
 
     monkeypatch.setattr(ratings, "rate_changed_games", broken)
     game = seat_players(tournament, list(people.values()), referee)
-    with caplog.at_level(logging.ERROR, logger="tournaments.ratings"), after_commit():
+    with django_capture_on_commit_callbacks(execute=True):
         for number in range(1, 5):
             game.record_round(entries(dirk_45(people)), by=referee, number=number)
     game.refresh_from_db()
     assert game.finished and game.round_count == 4
-    assert "ratings not updated after game" in caplog.text
+    # The worker's run fails: logged, and kept in the queue with its traceback.
+    with caplog.at_level(logging.ERROR, logger="tournaments.tasks"):
+        assert run_tasks(failing=True) == 1
+    assert f"ratings not updated after games [{game.pk}]" in caplog.text
+    (failed,) = DBTaskResult.objects.filter(task_path="tournaments.tasks.rate_games")
+    assert failed.status == "FAILED" and "no ratings today" in failed.traceback
     assert not RatingChange.objects.exists()
     # The next change, or the command, catches up.
     monkeypatch.undo()

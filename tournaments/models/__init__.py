@@ -3,11 +3,13 @@
 `people` (clubs, players) ← `tournaments` (tournament, registrations, sessions, tables,
 seats) ← `games` (a table's game, its rounds and hands, the audit log) and `hall` (the venue's
 screens) ← `seasons` (tournaments ranked together) and `ratings` (the skill rating, a row per
-player per rated game): each module imports only those before it.
+player per rated game); `downloads` (heavy files rendered by a task) ← `tournaments`: each
+module imports only those before it.
 """
 
 from __future__ import annotations
 
+from tournaments.models.downloads import PreparedDownload
 from tournaments.models.games import (
     AlreadyApplied,
     Confirmation,
@@ -57,6 +59,7 @@ __all__ = [
     "Player",
     "PlayerMerge",
     "PlayerRating",
+    "PreparedDownload",
     "RatingChange",
     "RatingLedger",
     "Registration",

@@ -3,12 +3,14 @@ from __future__ import annotations
 import datetime
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django import template
 from django.utils import formats, timezone
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring.errors import GameWarning
-from tournaments import texts
+from tournaments import slots, texts
 
 register = template.Library()
 
@@ -56,3 +58,19 @@ def mark_meaning(mark: str) -> str:
 def warning_text(warning: GameWarning) -> str:
     """An engine's warning about a round, in the reader's language."""
     return texts.warning(warning)
+
+
+@register.simple_tag(takes_context=True)
+def slot(context: template.Context, place: str, **values: Any) -> SafeString:
+    """The parts other apps registered for `place` (`tournaments.slots`), each rendered as an
+    inclusion tag renders: its own context and the page's CSRF token."""
+    engine = context.template.engine if context.template else template.Engine.get_default()
+    html = []
+    for part in slots.parts(place):
+        own = part.context(**values)
+        if own is None:
+            continue
+        partial = engine.get_template(part.template)
+        html.append(partial.render(context.new({**own, "csrf_token": context.get("csrf_token")})))
+    # Rendered by the templates, which escaped what they show.
+    return mark_safe("".join(html))  # noqa: S308

@@ -3,7 +3,9 @@
 Each view checks access as the page it prints does, then streams the PDF inline
 (the browser shows it; printing or saving keeps the file name). Each PDF is rendered once per
 version of what it shows and kept in the shared cache (`tournaments.caching`): a second
-request for an unchanged report renders nothing; renders beyond the process's bound get 503.
+request for an unchanged sheet renders nothing; renders beyond the process's bound get 503.
+The report, the heaviest, is rendered by the task worker instead and kept in the database
+(`PreparedDownload`): the request never renders it.
 """
 
 from __future__ import annotations
@@ -11,12 +13,18 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
+from django.db import transaction
 from django.http import FileResponse, HttpRequest, HttpResponseBase
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from tournaments import access, caching, printing
+from tournaments import access, caching, printing, tasks
+from tournaments.models import PreparedDownload
 from tournaments.sheets import GameSheet
+
+# How often the page of a report being prepared asks again, in seconds.
+PREPARING_REFRESH_SECONDS = 3
 
 
 def _pdf_response(content: bytes, filename: str) -> FileResponse:
@@ -77,16 +85,30 @@ def standings(request: HttpRequest, slug: str, number: int | None = None) -> Htt
 @require_safe
 @access.downloads_limited
 def report(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The report takes seconds to render at a championship's size: a background task renders
+    it once per version (`PreparedDownload`); until it is ready the answer is 202, a page
+    that asks again by itself every few seconds, and then the PDF."""
     tournament = access.get_tournament_for_viewer(request, slug)
     show_names = access.can_direct(request.user, tournament)
-    return _pdf(
-        (
-            "report",
-            tournament.pk,
-            show_names,
-            tournament.live_version(),
-            caching.stamp(tournament),
-        ),
-        lambda: printing.tournament_report(tournament, show_names=show_names),
-        f"{slug}-report.pdf",
+    version = tournament.live_version()
+    kind = PreparedDownload.Kind.REPORT
+    key = caching.key(
+        "prepared", kind, tournament.pk, show_names, version, caching.stamp(tournament)
     )
+    prepared, asked = PreparedDownload.ask(tournament, kind, key, version, show_names)
+    if prepared.ready_at is not None:
+        return _pdf_response(prepared.file, f"{slug}-report.pdf")
+    if asked:
+        language = get_language()
+        # Robust: a queue that failed leaves a file asked for, asked again later.
+        transaction.on_commit(
+            lambda: tasks.prepare_download.enqueue(prepared.pk, language), robust=True
+        )
+    response = render(
+        request,
+        "tournaments/preparing.html",
+        {"tournament": tournament, "refresh": PREPARING_REFRESH_SECONDS},
+        status=202,
+    )
+    response["Cache-Control"] = "no-store"
+    return response
