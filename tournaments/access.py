@@ -8,11 +8,9 @@ stays hidden), 403 for who may see it but not do this.
 
 from __future__ import annotations
 
-import functools
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, TypeVar
 
@@ -20,7 +18,6 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -28,10 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.compiled import Select
 from tournaments.models import (
     Club,
-    Game,
     HallScreen,
     Player,
     Registration,
@@ -366,25 +361,17 @@ class Entrant:
         return self.code if self.code is not None else self.user
 
 
-# The table as every table view checks it, with its session, tournament, game and referee:
-# compiled once (the ORM would build the same query again on each round's submission, and
-# building it costs more than running it).
-_TABLE = Select(
-    lambda pk: Table.objects.select_related("session__tournament", "game", "referee").filter(
-        pk=pk
-    ),
-    0,
-)
-
-
 def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Table:
+    """The table as every table view checks it, with its session, tournament, game and
+    referee (one query); 404 for who may not see it."""
     if code is not None:
         return find_code(request, code).table
-    found = _TABLE.fetch(table_id)
-    if not found:
-        raise Http404("No such table.")
-    table = found[0]
-    if not can_view(request.user, table.session.tournament):
+    table = (
+        Table.objects.select_related("session__tournament", "game", "referee")
+        .filter(pk=table_id)
+        .first()
+    )
+    if table is None or not can_view(request.user, table.session.tournament):
         raise Http404("No such table.")
     return table
 
@@ -400,9 +387,19 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     token, in one narrow indexed query (anyone may see it: no user to load). None for a
     table of a private tournament or none at all: the caller then takes the full access
     check."""
-    with connection.cursor() as cursor:
-        cursor.execute(_public_table_poll_sql(), [table_id])
-        row = cursor.fetchone()
+    row = (
+        Table.objects.filter(pk=table_id, session__tournament__is_public=True)
+        .values_list(
+            "game__version",
+            "clock_extension",
+            "session__time_limit",
+            "session__clock_started_at",
+            "session__clock_paused_at",
+            "session__clock_paused_seconds",
+            "session__clock_extension",
+        )
+        .first()
+    )
     if row is None:
         return None
     version, table_extension, limit, started_at, paused_at, paused_seconds, extension = row
@@ -410,39 +407,14 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     # poll is cheaper than building two of them).
     state = clock_state(
         limit=limit,
-        started_at=_aware(started_at),
-        paused_at=_aware(paused_at),
+        started_at=started_at,
+        paused_at=paused_at,
         paused_seconds=paused_seconds,
         extension=extension,
         table_extension=table_extension,
         at=timezone.now(),
     )
     return version, state.token
-
-
-@functools.cache
-def _public_table_poll_sql() -> str:
-    """The poll's statement, written once: the ORM would build the same query again on each
-    poll, which costs more than running it (the hall's most frequent request)."""
-    table, session, tournament, game = (
-        connection.ops.quote_name(model._meta.db_table)
-        for model in (Table, Session, Tournament, Game)
-    )
-    return (
-        "SELECT g.version, t.clock_extension, s.time_limit, s.clock_started_at, "
-        "s.clock_paused_at, s.clock_paused_seconds, s.clock_extension "
-        f"FROM {table} t JOIN {session} s ON s.id = t.session_id "
-        f"JOIN {tournament} tn ON tn.id = s.tournament_id "
-        f"JOIN {game} g ON g.table_id = t.id "
-        "WHERE t.id = %s AND tn.is_public"
-    )
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """A time read by a raw query: SQLite gives it naive, in UTC (as Django stores it)."""
-    if moment is None or timezone.is_aware(moment):
-        return moment
-    return moment.replace(tzinfo=UTC)
 
 
 def get_entrant(

@@ -26,7 +26,6 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
-from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import (
     Registration,
     Seat,
@@ -34,6 +33,7 @@ from tournaments.models.tournaments import (
     Table,
     TableCode,
     Tournament,
+    move_standings,
 )
 
 logger = logging.getLogger(__name__)
@@ -188,24 +188,25 @@ class GameRows:
         return {game.pk: cls(tuple(seats[game.pk]), tuple(rounds[game.pk])) for game in games}
 
 
-# A round's submission's statements, written once: the ORM would build each again on every
-# round, at more cost than running it (issue 14).
-# The game's seats clockwise with their players and the game, locked.
-_LOCKED_SEATS = Select(
-    lambda game: (
-        # The game row and the seats: other tables of the session go on meanwhile.
+def locked_seats(game_id: int) -> list[Seat]:
+    """The game's seats clockwise with their players and the game, locked: the game row and
+    the seats only, so that other tables of the session go on meanwhile."""
+    return list(
         Seat.objects.select_for_update(of=("self", "table__game"))
         .select_related("player", "table__game")
         # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
-        .filter(table__game=game)
+        .filter(table__game=game_id)
         .order_by("position")
-    ),
-    0,
-)
-# The seats' cached totals, ranks and rounds out, one statement run for each seat:
-# `bulk_update` writes the same rows with a CASE per column, whose building cost a quarter of
-# a round's submission; the database's work is the same.
-_SEATS_STANDING = Update(Seat, "total", "rank", "out_after")
+    )
+
+
+def save_standing(seats: Sequence[Seat]) -> None:
+    """The seats' cached totals, ranks and rounds out, in one statement."""
+    Seat.objects.bulk_update(seats, ["total", "rank", "out_after"])
+
+
+# What a recorded round changes of the game's row.
+_GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", "version"]
 
 
 class Game(models.Model):
@@ -383,8 +384,8 @@ class Game(models.Model):
             entered_by=_user(by),
             entered_at=entered_at or timezone.now(),
         )
-        _NEW_ROUND([stored])
-        _NEW_HANDS(
+        stored.save(force_insert=True)
+        Hand.objects.bulk_create(
             [
                 Hand(
                     round=stored,
@@ -406,7 +407,7 @@ class Game(models.Model):
             label = labels[seat.pk]
             seat.total, seat.rank = scored.totals[label], ranks[label]
             seat.out_after = out_in_round.get(label)
-        _SEATS_STANDING(seats)
+        save_standing(seats)
         self.round_count = number
         if scored.ends_game:
             self.finished, self.finished_at = True, timezone.now()
@@ -415,7 +416,7 @@ class Game(models.Model):
             self.finished, self.finished_at = True, timezone.now()
             self.ended_at_time_limit = True
         self.version += 1
-        _GAME_STATE([self])
+        self.save(update_fields=_GAME_STATE)
         self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
         if self.ended_at_time_limit:
             rule = self.table.session.tournament.at_time_limit
@@ -683,7 +684,7 @@ class Game(models.Model):
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
         """The game and its seats clockwise (with players), both locked, in one query."""
-        seats = _LOCKED_SEATS.fetch(self.pk)
+        seats = locked_seats(self.pk)
         if not seats:
             raise GameError("player_count", "players", low=2, high=8)
         game = seats[0].table.game
@@ -756,7 +757,7 @@ class Game(models.Model):
             seat.total = result.totals[labels[seat.pk]]
             seat.rank = ranks[labels[seat.pk]]
             seat.out_after = result.out_in_round.get(labels[seat.pk])
-        _SEATS_STANDING(rows.seats)
+        save_standing(rows.seats)
         self.round_count = len(rows.rounds)
         finished = result.finished or self.ended_at_time_limit
         if finished and not self.finished:
@@ -806,7 +807,9 @@ class Game(models.Model):
             reason=reason,
             version=self.version,
         )
-        _NEW_CHANGE([change])
+        change.save(force_insert=True)
+        if change.standing:
+            move_standings(change.tournament_id)
         logger.info(
             "game change: %s round=%s table=%s by=%s version=%s",
             action,
@@ -1069,15 +1072,6 @@ class GameChange(models.Model):
     @property
     def after_text(self) -> str:
         return describe_entries(self.after)
-
-
-# The rows a round's submission writes (see `_LOCKED_SEATS`).
-_NEW_ROUND = Insert(Round)
-_NEW_HANDS = Insert(Hand)
-_GAME_STATE = Update(
-    Game, "round_count", "finished", "finished_at", "ended_at_time_limit", "version"
-)
-_NEW_CHANGE = Insert(GameChange)
 
 
 def describe_entries(record: dict | None) -> str:
