@@ -366,6 +366,8 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
     referee (one query); 404 for who may not see it."""
     if code is not None:
         return find_code(request, code).table
+    if table_id is None:
+        raise Http404("No such table.")
     table = (
         Table.objects.select_related("session__tournament", "game", "referee")
         .filter(pk=table_id)

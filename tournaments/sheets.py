@@ -142,6 +142,12 @@ class GameSheet:
     ruleset: rules.Ruleset
 
     @classmethod
+    def of(cls, game: Game, seats: Sequence[Seat]) -> GameSheet:
+        """The sheet of a game whose seats (with `withdrawn`) the caller read already, e.g.
+        under the lock of a round's write (two queries)."""
+        return cls(game, tuple(seats), tuple(stored_rounds([game])[game.pk]), game.ruleset)
+
+    @classmethod
     def load(cls, game: Game) -> GameSheet:
         """The sheet of one game (three queries)."""
         return cls.load_many([game])[0]

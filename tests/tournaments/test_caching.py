@@ -166,8 +166,8 @@ def table_renders(monkeypatch) -> Calls:
     served as kept builds none (tournaments/views/tables.py)."""
     from tournaments.views import tables
 
-    calls = Calls(tables._live_values)
-    monkeypatch.setattr(tables, "_live_values", calls)
+    calls = Calls(tables._page)
+    monkeypatch.setattr(tables, "_page", calls)
     return calls
 
 

@@ -41,8 +41,8 @@ ENTRY_CONTROLS = ('id="round-form"', 'name="hand_1"', "data-sync=", 'id="game-st
 def built(monkeypatch) -> Calls:
     """How often the page's values (sheet, forms, history) were built: a part served as
     kept builds none."""
-    calls = Calls(tables._live_values)
-    monkeypatch.setattr(tables, "_live_values", calls)
+    calls = Calls(tables._page)
+    monkeypatch.setattr(tables, "_page", calls)
     return calls
 
 

@@ -121,15 +121,10 @@ def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
     decides, and its page says so), in one query."""
     table_ids = {game.table_id: game.pk for game in games}
     seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
-    withdrawn = Registration.objects.filter(
-        player_id=OuterRef("player_id"),
-        tournament_id=OuterRef("table__session__tournament_id"),
-        withdrawn_at__isnull=False,
-    )
     for seat in (
         Seat.objects.filter(table_id__in=table_ids)
         .select_related("player")
-        .annotate(withdrawn=Exists(withdrawn))
+        .annotate(withdrawn=_withdrawn(OuterRef("table__session__tournament_id")))
         .order_by("table_id", "position")
     ):
         seats[table_ids[seat.table_id]].append(seat)
@@ -188,12 +183,26 @@ class GameRows:
         return {game.pk: cls(tuple(seats[game.pk]), tuple(rounds[game.pk])) for game in games}
 
 
-def locked_seats(game_id: int) -> list[Seat]:
-    """The game's seats clockwise with their players and the game, locked: the game row and
-    the seats only, so that other tables of the session go on meanwhile."""
+def _withdrawn(tournament_id: Any) -> Exists:
+    """Whether a seat's player withdrew from the tournament (`tournament_id`: its id, or the
+    reference to it): a table plays them on until the director decides, and its page says so."""
+    return Exists(
+        Registration.objects.filter(
+            player_id=OuterRef("player_id"),
+            tournament_id=tournament_id,
+            withdrawn_at__isnull=False,
+        )
+    )
+
+
+def locked_seats(game_id: int, tournament_id: int) -> list[Seat]:
+    """The game's seats clockwise with their players (whether each withdrew, `withdrawn`) and
+    the game, locked: the game row and the seats only, so that other tables of the session
+    go on meanwhile."""
     return list(
         Seat.objects.select_for_update(of=("self", "table__game"))
         .select_related("player", "table__game")
+        .annotate(withdrawn=_withdrawn(tournament_id))
         # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
         .filter(table__game=game_id)
         .order_by("position")
@@ -286,19 +295,17 @@ class Game(models.Model):
         The new round is scored from the seats' cached totals (and who is out), not from the
         whole history: a round costs the same queries in round 1 and in round 40.
         """
-        return self.record_parsed(
-            lambda game, seats: (entries, number), by=by, client_id=client_id
-        )
+        return self.record_parsed(lambda game, seats: (entries, number, client_id), by=by)
 
     def record_parsed(
         self,
-        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int]],
+        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int, UUID | None]],
         *,
         by: Any,
-        client_id: UUID | None = None,
         typed_ago: timedelta | None = None,
     ) -> Round:
-        """Record the next round from entries `parse` reads off the seats (a form).
+        """Record the next round from what `parse` reads off the seats (a form): its entries,
+        its number and the device's id for it.
 
         The game and its seats are read and locked in one query, and `parse` gets them: the
         entry form is checked against the seats the round is stored on. Whatever `parse`
@@ -312,10 +319,11 @@ class Game(models.Model):
         entered_at = timezone.now()
         if typed_ago is not None:
             entered_at -= min(max(typed_ago, timedelta(0)), MAX_TYPED_AGO)
+        client_id = None
         try:
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
-                entries, number = parse(game, seats)
+                entries, number, client_id = parse(game, seats)
                 stored = game._append(
                     entries,
                     by=by,
@@ -684,14 +692,15 @@ class Game(models.Model):
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
         """The game and its seats clockwise (with players), both locked, in one query."""
-        seats = locked_seats(self.pk)
+        # One table object for every seat and the game, with its session and tournament as
+        # the caller loaded them (the access check does): not read again under the lock.
+        table = self._table_with_tournament()
+        seats = locked_seats(self.pk, table.session.tournament_id)
         if not seats:
             raise GameError("player_count", "players", low=2, high=8)
         game = seats[0].table.game
         game._was_finished = game.finished
-        # One table object for every seat and the game, with its session and tournament as
-        # the caller loaded them (the access check does): not read again under the lock.
-        game.table = self._table_with_tournament()
+        game.table = table
         for seat in seats:
             seat.table = game.table
         return game, seats
@@ -809,7 +818,7 @@ class Game(models.Model):
         )
         change.save(force_insert=True)
         if change.standing:
-            move_standings(change.tournament_id)
+            move_standings(self.table.session.tournament_id)
         logger.info(
             "game change: %s round=%s table=%s by=%s version=%s",
             action,

@@ -1138,6 +1138,9 @@ class SessionQuerySet(models.QuerySet["Session"]):
             return self.update(changed_at=timezone.now())
 
 
+SessionManager = models.Manager.from_queryset(SessionQuerySet)
+
+
 class Session(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", pgettext_lazy("session status", "Planned")
@@ -1189,7 +1192,7 @@ class Session(models.Model):
         _("minutes added for every table"), default=0, editable=False
     )
 
-    objects = SessionQuerySet.as_manager()
+    objects = SessionManager()
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
-from functools import cached_property, partial
-from typing import Any, NamedTuple, cast
+from functools import cache
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
+from uuid import UUID
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -46,8 +47,8 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
-    Round,
     RoundConflict,
+    Seat,
     Session,
     SheetChanged,
     Table,
@@ -99,121 +100,78 @@ def _entrant(request: HtmxHttpRequest, table: Table, code: str | None) -> Entran
     return None
 
 
-def _follower(request: HtmxHttpRequest, table: Table) -> bool:
-    """Someone who only follows the table by account (or none): the same sheet as anyone
-    else following it, no entry controls and no account names."""
-    user = request.user
-    return not access.can_referee(user, table) and not access.can_see_names(user, table)
+class _Viewer(NamedTuple):
+    """Who looks at the table page, as the access checks decided once: what they may do and
+    see there, and by which address (an account's, or a table code's)."""
 
-
-# The session clock's places in the table page's parts (`_part`): it is drawn fresh for each
-# request, never kept, for it carries the server's time of drawing (static/js/clock.js).
-CLOCK = "<!--session-clock-->"
-CLOCK_OOB = "<!--session-clock-oob-->"
-
-
-class _Later:
-    """The values of the table page built on first use, once: a part of the page served as
-    kept (`_part`) uses none of them, so a kept page loads no sheet, forms or history.
-
-    The context holds `partial(later.get, name)`: the template engine calls a callable it
-    finds in the context (Django's documented rule), so the values are built when a part is
-    rendered, not when it is served."""
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build = build
-        self._values: dict[str, Any] | None = None
+    editable: bool
+    is_director: bool
+    # Account names (who entered, who changed) are for the people running the table.
+    show_names: bool
+    code: str | None
+    table_id: int
 
     @property
-    def built(self) -> bool:
-        return self._values is not None
+    def ns(self) -> str:
+        """The table page by account (tables:) or by table code (codes:), with the same views."""
+        return "codes" if self.code is not None else "tables"
 
-    def get(self, name: str) -> Any:
-        if self._values is None:
-            self._values = self._build()
-        return self._values[name]
+    @property
+    def key(self) -> str | int:
+        return self.code if self.code is not None else self.table_id
 
-    def context(self, names: Iterable[str]) -> dict[str, Any]:
-        return {name: partial(self.get, name) for name in names}
-
-
-# The names `_Later` builds for the table page (`_live_values`).
-LIVE_VALUES = (
-    "sheet",
-    "sheet_rows",
-    "chart",
-    "decks",
-    "ruleset",
-    "form",
-    "confirmations",
-    "disputes",
-    "dispute_round",
-    "dispute_form",
-    "history",
-    "history_count",
-    "device_state",
-    "device_texts",
-    "withdrawn_seated",
-)
+    @property
+    def follower(self) -> bool:
+        """Someone who only follows the table by account (or none): the same sheet as anyone
+        else following it, no entry controls and no account names."""
+        return self.code is None and not self.editable and not self.show_names
 
 
-def _live_context(
-    request: HtmxHttpRequest,
+def _viewer(request: HtmxHttpRequest, table: Table, code: str | None) -> _Viewer:
+    user = request.user
+    return _Viewer(
+        editable=_entrant(request, table, code) is not None,
+        is_director=code is None and access.can_direct(user, table.session.tournament),
+        show_names=code is None and access.can_see_names(user, table),
+        code=code,
+        table_id=table.pk,
+    )
+
+
+def _page(
     table: Table,
+    sheet: GameSheet,
+    viewer: _Viewer,
+    *,
     form: RoundForm | None = None,
     message: str = "",
-    code: str | None = None,
+    conflict: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The table page's context for this viewer: who they are at once (the key of a kept
-    part), what the page shows on first use (`_Later`)."""
+    """The table page's context, made of the one sheet the request loaded."""
     game = table.game
-    editable = _entrant(request, table, code) is not None
-    show_names = code is None and access.can_see_names(request.user, table)
-    ns = "codes" if code is not None else "tables"
-    key: str | int = code if code is not None else table.pk
-    is_director = code is None and access.can_direct(request.user, table.session.tournament)
-    later = _Later(lambda: _live_values(table, form, editable, is_director, show_names, ns, key))
+    editable, is_director = viewer.editable, viewer.is_director
+    if form is None and editable and not game.finished:
+        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
+    changes = _changes(game)
+    correct_url = _round_url(viewer.ns, "correct", viewer.key) if editable else None
     return {
         "table": table,
         "tournament": table.session.tournament,
         "game": game,
         "editable": editable,
         "is_director": is_director,
-        # The table page by account (tables:) or by table code (codes:), with the same views.
-        "ns": ns,
-        "key": key,
-        "by_code": code is not None,
+        "show_names": viewer.show_names,
+        "ns": viewer.ns,
+        "key": viewer.key,
+        "code": viewer.code,
+        "by_code": viewer.code is not None,
         "message": message,
+        "conflict": conflict,
         "poll_seconds": poll_seconds(),
         # The session clock's state as the sheet's poll sends it back (`table_detail`).
         "clock_token": table.session.clock(table).token,
-        # Followers see the sheet; account names stay with the people running the table.
-        "show_names": show_names,
-        "clock": mark_safe(CLOCK),  # noqa: S308 - a constant
-        "clock_oob": mark_safe(CLOCK_OOB),  # noqa: S308 - a constant
-        "later": later,
-        **later.context(LIVE_VALUES),
-    }
-
-
-def _live_values(
-    table: Table,
-    form: RoundForm | None,
-    editable: bool,
-    is_director: bool,
-    show_names: bool,
-    ns: str,
-    key: str | int,
-) -> dict[str, Any]:
-    """What the table page shows: the sheet and what is made of it (`_Later`)."""
-    game = table.game
-    sheet = GameSheet.load(game)
-    if form is None and editable and not game.finished:
-        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
-    changes = _changes(game)
-    return {
         "sheet": sheet,
-        "sheet_rows": sheet.rows_html(_round_url(ns, "correct", key) if editable else None),
+        "sheet_rows": sheet.rows_html(correct_url),
         "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - our SVG, escaped there
         "decks": sheet.ruleset.decks(len(sheet.seats)),
         "ruleset": sheet.ruleset,
@@ -224,7 +182,7 @@ def _live_values(
         # "Something's wrong?" is for the people at the table and the directors.
         "dispute_round": _dispute_round(sheet) if editable or is_director else None,
         "dispute_form": DisputeForm(sheet) if editable or is_director else None,
-        "history": _history(changes, table, show_names),
+        "history": _history(changes, table, viewer.show_names),
         "history_count": len(changes),
         # The device's copy of the game and the words it needs offline (editable pages).
         "device_state": _device_state(sheet) if editable else None,
@@ -473,98 +431,82 @@ def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> Safe
     return mark_safe("".join(lines))  # noqa: S308 - every value escaped above
 
 
-def _part(
-    request: HtmxHttpRequest,
-    name: str,
-    context: dict[str, Any],
-    kept: Iterable[object] | None = None,
-) -> str:
-    """A part of the table page (`name`: content, live or sheet) with the session clock
-    drawn in: kept by `kept` (what makes it differ: version, viewer, …), else rendered."""
-    template = f"tournaments/table.html#{name}"
-    html: str
-    if kept is not None:
-        html = caching.part(request, template, kept, context)
-    else:
-        html = render_to_string(template, context, request)
-    table = context["table"]
-    for place, oob in ((CLOCK, False), (CLOCK_OOB, True)):
-        if place in html:
-            clock = render_to_string(
-                "tournaments/_clock.html",
-                {
-                    "session": table.session,
-                    "table": table,
-                    # The sheet only if the clock asks (after the limit, unfinished).
-                    "sheet": _ClockSheet(context["later"], table.game),
-                    "oob": oob,
-                },
-            )
-            html = html.replace(place, clock)
-    return html
-
-
-class _ClockSheet:
-    """The sheet as the session clock reads it (the rounds recorded after the limit, once
-    the time is up on an unfinished game): the page's own sheet if it was built, else the
-    rounds' times alone (one query), not the whole page's values a kept page does without."""
-
-    def __init__(self, later: _Later, game: Game) -> None:
-        self._later, self._game = later, game
-
-    @cached_property
-    def stored_rounds(self) -> Sequence[Any]:
-        if self._later.built:
-            return cast(GameSheet, self._later.get("sheet")).stored_rounds
-        return list(Round.objects.filter(game=self._game).only("entered_at"))
-
-
-def _kept(table: Table, context: dict[str, Any]) -> tuple[object, ...]:
-    """What a kept part of the table page is kept by: the game's version, the session's
-    state and clock, the tournament's settings, and what the viewer may see and do there
-    (a follower, a referee, a director, a table code: never one's part to another)."""
+def _sheet_key(table: Table, viewer: _Viewer, clock_token: str) -> tuple[object, ...]:
+    """What a kept sheet is kept by: the game's version, the session's state and clock, the
+    tournament's settings, and who looks (a follower, a referee, a director, a table code:
+    never one's sheet to another)."""
     session = table.session
     return (
-        table.pk,
         table.game.version,
         table.referee_id,
         session.changed_at,
-        context["clock_token"],
+        clock_token,
         caching.stamp(session.tournament),
-        context["poll_seconds"],
-        context["editable"],
-        context["is_director"],
-        context["show_names"],
-        context["ns"],
-        context["key"],
+        poll_seconds(),
+        *viewer,
     )
 
 
 def _render_live(
     request: HtmxHttpRequest,
     table: Table,
+    *,
+    sheet: GameSheet | None = None,
     form: RoundForm | None = None,
     message: str = "",
     status: int = 200,
     conflict: dict[str, Any] | None = None,
     code: str | None = None,
-    keep: bool = False,
 ) -> HttpResponse:
-    """The table page, or its live part for htmx; `keep`: a plain GET's, kept by version and
-    viewer (`_kept`) — never one with a message, a conflict or a refused form."""
-    context = {**_live_context(request, table, form, message, code), "conflict": conflict}
-    kept = _kept(table, context) if keep else None
+    """The table page after a change, or its live part for htmx, drawn from the request's
+    one sheet (loaded here if the caller had none); never kept (a message, a conflict or a
+    refused form is one reader's)."""
+    viewer = _viewer(request, table, code)
+    context = _page(
+        table,
+        sheet or GameSheet.load(table.game),
+        viewer,
+        form=form,
+        message=message,
+        conflict=conflict,
+    )
     if request.htmx:
-        return HttpResponse(_part(request, "live", context, kept), status=status)
+        return render(request, f"{_TEMPLATE}#live", context, status=status)
+    return _whole_page(request, table, viewer, lambda: context, kept=None, status=status)
+
+
+_TEMPLATE = "tournaments/table.html"
+
+
+def _whole_page(
+    request: HtmxHttpRequest,
+    table: Table,
+    viewer: _Viewer,
+    context: Callable[[], dict[str, Any]],
+    *,
+    kept: tuple[object, ...] | None,
+    status: int = 200,
+) -> HttpResponse:
+    """The whole table page: its head and body kept by `kept` (a plain GET's) or drawn from
+    `context` (made once, if either is drawn), and the session clock between them drawn fresh
+    by the page's template."""
+    values = cache(context)
+    if kept is None:
+        head = render_to_string(f"{_TEMPLATE}#head", values(), request)
+        body = render_to_string(f"{_TEMPLATE}#body", values(), request)
+    else:
+        head = caching.part(request, f"{_TEMPLATE}#head", kept, values)
+        body = caching.part(request, f"{_TEMPLATE}#body", kept, values)
     shell = {
         "table": table,
-        "tournament": context["tournament"],
-        "editable": context["editable"],
+        "tournament": table.session.tournament,
+        "editable": viewer.editable,
         # A table code's page offers each seat's notifications (the notifications app).
-        "code": code,
-        "content": mark_safe(_part(request, "content", context, kept)),  # noqa: S308 - rendered
+        "code": viewer.code,
+        "head": head,
+        "body": body,
     }
-    return render(request, "tournaments/table.html", shell, status=status)
+    return render(request, _TEMPLATE, shell, status=status)
 
 
 @require_safe
@@ -595,27 +537,39 @@ def table_detail(
         and request.GET.get("clock", "") == clock_token
     ):
         return HttpResponse(status=204)
-    if request.htmx and request.GET.get("part") == "sheet":
-        if code is None and _follower(request, table):
-            # A follower's poll a version behind: the sheet as rendered for the first of them
-            # (tournaments.caching; after the access check above).
-            return caching.fragment(
-                request,
-                (
-                    "sheet",
-                    table.game.version,
-                    clock_token,
-                    caching.stamp(table.session.tournament),
-                    poll_seconds(),
-                ),
-                lambda: HttpResponse(
-                    _part(request, "sheet", _live_context(request, table, code=code))
-                ),
-            )
-        # The sheet alone: a referee's entry form, being typed in, stays as it is.
-        context = _live_context(request, table, code=code)
-        return HttpResponse(_part(request, "sheet", context, _kept(table, context)))
-    return _render_live(request, table, code=code, keep=True)
+    return _kept_page(request, table, code, clock_token)
+
+
+def _kept_page(
+    request: HtmxHttpRequest, table: Table, code: str | None, clock_token: str
+) -> HttpResponse:
+    """The table page to a plain GET, its live part to htmx, or the sheet alone to a poll a
+    version behind (a referee's entry form, being typed in, stays as it is): as drawn for
+    the first phone that asked, by viewer (after the access check; tournaments.caching)."""
+    viewer = _viewer(request, table, code)
+
+    def context() -> dict[str, Any]:
+        return _page(table, GameSheet.load(table.game), viewer)
+
+    kept = _sheet_key(table, viewer, clock_token)
+    if not request.htmx:
+        return _whole_page(request, table, viewer, context, kept=kept)
+    if request.GET.get("part") != "sheet":
+        return HttpResponse(caching.part(request, f"{_TEMPLATE}#live", kept, context))
+    if viewer.follower:
+        # Every follower's the same: the whole answer is kept.
+        return caching.fragment(
+            request,
+            (
+                "sheet",
+                table.game.version,
+                clock_token,
+                caching.stamp(table.session.tournament),
+                poll_seconds(),
+            ),
+            lambda: HttpResponse(render_to_string(f"{_TEMPLATE}#sheet", context(), request)),
+        )
+    return HttpResponse(caching.part(request, f"{_TEMPLATE}#sheet", kept, context))
 
 
 def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpResponse:
@@ -679,35 +633,33 @@ def round_preview(
 def record_round(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
+    """The entry form's round, parsed against the seats it is stored on (under the game's
+    lock); htmx gets the live part drawn from the sheet as stored, a plain post goes back."""
     entrant = access.get_entrant(request, table_id, code)
     table = entrant.table
-    game = table.game
-    form = RoundForm(GameSheet.load(game), request.POST, auto_id="r_%s")
-    if form.is_valid():
-        number = form.cleaned_data["number"]
-        try:
-            game.record_round(
-                form.entries,
-                by=entrant.by,
-                number=number,
-                client_id=form.cleaned_data["client_id"],
-            )
-        except AlreadyApplied:
-            pass
-        except RoundConflict as conflict:
-            # Never stored as another round: the referee chooses between the two versions.
-            response = _render_live(
-                request, table, conflict=_conflict(request, table, conflict, code), code=code
-            )
-            response.status_code = 200 if request.htmx else 409
-            return response
-        except GameError as error:
-            form.add_game_error(error)
-        else:
-            if request.htmx:
-                return _render_saved(request, table, number, code)
-            return _back(table, code)
-    return _render_live(request, table, form=form, status=200 if request.htmx else 400, code=code)
+    posted = RoundPost(request.POST, auto_id="r_%s")
+    try:
+        table.game.record_parsed(posted, by=entrant.by)
+    except FormRefused:
+        pass
+    except RoundConflict as conflict:
+        # Never stored as another round: the referee chooses between the two versions.
+        choice = _conflict(request, table, conflict, code)
+        return _render_live(
+            request, table, conflict=choice, code=code, status=200 if request.htmx else 409
+        )
+    except GameError as error:
+        if posted.form is None:
+            raise
+        posted.form.add_game_error(error)
+    except AlreadyApplied:
+        # Stored before, once: the phone sent it again.
+        return _render_saved(request, table, code)
+    else:
+        return _render_saved(request, table, code, seats=posted.seats)
+    return _render_live(
+        request, table, form=posted.form, status=200 if request.htmx else 400, code=code
+    )
 
 
 def _back(table: Table, code: str | None) -> HttpResponse:
@@ -718,17 +670,22 @@ def _back(table: Table, code: str | None) -> HttpResponse:
 
 
 def _render_saved(
-    request: HtmxHttpRequest, table: Table, number: int, code: str | None = None
+    request: HtmxHttpRequest, table: Table, code: str | None, seats: Sequence[Seat] = ()
 ) -> HttpResponse:
-    """The fresh sheet after a saved round; if the database drops right after the commit,
-    say the round is saved (never "not saved") and fetch the sheet again until it answers."""
+    """A saved round's answer: back to the page for a plain post; for htmx the fresh sheet,
+    or, if the database drops right after the commit, that the round is saved (never "not
+    saved"), and the sheet fetched again until it answers."""
+    if not request.htmx:
+        return _back(table, code)
     try:
-        return _render_live(request, table, code=code)
+        # The sheet of the seats the write locked (with their new totals), if it had them.
+        sheet = GameSheet.of(table.game, seats) if seats else None
+        return _render_live(request, table, sheet=sheet, code=code)
     except DatabaseError:
         return render(
             request,
             "tournaments/_saved.html",
-            {"table": table, "number": number, **_address(table, code)},
+            {"table": table, "number": table.game.round_count, **_address(table, code)},
         )
 
 
@@ -1087,9 +1044,8 @@ def sync(
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request, base),
+                    RoundPost(request.POST, base=base),
                     by=entrant.by,
-                    client_id=client_id,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
                 )
             except FormRefused as refused:
@@ -1132,30 +1088,39 @@ class FormRefused(Exception):
         self.form = form
 
 
-def _parsed(
-    sheet: EntrySheet, request: HtmxHttpRequest, base: int | None = None
-) -> tuple[rules.Round, int]:
-    """A round's entries and number off the posted form, checked against the locked seats.
+class RoundPost:
+    """A posted round, parsed by `Game.record_parsed` against the seats it locked: the
+    entries, the number and the device's id for it (`FormRefused` if they are no round).
+    The form stays here for the answer (a refused form is shown with its entries).
 
-    `base`: the version the device typed the round on. A device that knew the stored sheet
-    as it is now and still numbers its round among the stored ones is behind on its own
-    rounds, not meeting another device's: never "already stored", a choice to show."""
-    form = RoundForm(sheet, request.POST)
-    if not form.is_valid():
-        raise FormRefused(form)
-    entries, number = form.entries, form.cleaned_data["number"]
-    game = sheet.game
-    client_id = form.cleaned_data["client_id"]
-    if (
-        base is not None
-        and game.version <= base
-        and number <= game.round_count
-        and not GameChange.objects.filter(client_id=client_id).exists()
-    ):
-        rows = game.rows()
-        existing = rows.rounds[number - 1]
-        raise RoundConflict(existing, rows.entries(existing), entries)
-    return entries, number
+    `base`: the version the device typed the round on (the outbox's sync). A device that
+    knew the stored sheet as it is now and still numbers its round among the stored ones is
+    behind on its own rounds, not meeting another device's: never "already stored", a
+    choice to show (`RoundConflict`)."""
+
+    def __init__(self, posted: Any, *, base: int | None = None, auto_id: str = "id_%s") -> None:
+        self.posted, self.base, self.auto_id = posted, base, auto_id
+        self.form: RoundForm | None = None
+        # The game and its seats as the write locked them: the answer's sheet reads no seats.
+        self.seats: list[Seat] = []
+
+    def __call__(self, game: Game, seats: list[Seat]) -> tuple[rules.Round, int, UUID | None]:
+        self.seats = seats
+        form = self.form = RoundForm(EntrySheet.of(game, seats), self.posted, auto_id=self.auto_id)
+        if not form.is_valid():
+            raise FormRefused(form)
+        entries, number = form.entries, form.cleaned_data["number"]
+        client_id = form.cleaned_data["client_id"]
+        if (
+            self.base is not None
+            and game.version <= self.base
+            and number <= game.round_count
+            and not GameChange.objects.filter(client_id=client_id).exists()
+        ):
+            rows = game.rows()
+            existing = rows.rounds[number - 1]
+            raise RoundConflict(existing, rows.entries(existing), entries)
+        return entries, number, client_id
 
 
 def _errors(form: forms.Form) -> str:
