@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
@@ -437,6 +437,51 @@ def get_entrant(
             gettext("Only the table's referee or a director can change this game.")
         )
     return Entrant(table, user=request.user)
+
+
+class Viewer(NamedTuple):
+    """Who looks at the table page, as the access checks decided once: what they may do and
+    see there, and by which address (an account's, or a table code's)."""
+
+    editable: bool
+    is_director: bool
+    # Account names (who entered, who changed) are for the people running the table.
+    show_names: bool
+    code: str | None
+    table_id: int
+
+    @property
+    def ns(self) -> str:
+        """The table page by account (tables:) or by table code (codes:), with the same views."""
+        return "codes" if self.code is not None else "tables"
+
+    @property
+    def key(self) -> str | int:
+        return self.code if self.code is not None else self.table_id
+
+    @property
+    def follower(self) -> bool:
+        """Someone who only follows the table by account (or none): the same sheet as anyone
+        else following it, no entry controls and no account names."""
+        return self.code is None and not self.editable and not self.show_names
+
+
+def table_viewer(request: HttpRequest, table: Table, code: str | None = None) -> Viewer:
+    """Who looks at the table page, decided once: its referee or a director, or the holder of
+    a working table code, may record there (`editable`); a follower may only follow."""
+    user = request.user
+    if code is not None:
+        find_code(request, code)
+        editable = not table.game.signed_off
+    else:
+        editable = can_referee(user, table)
+    return Viewer(
+        editable=editable,
+        is_director=code is None and can_direct(user, table.session.tournament),
+        show_names=code is None and can_see_names(user, table),
+        code=code,
+        table_id=table.pk,
+    )
 
 
 def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Callable, Sequence
+from datetime import timedelta
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 from urllib.parse import urlsplit
-from uuid import UUID
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -18,27 +17,22 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import localtime
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import rules
-from scoring.errors import WARNING_MESSAGES, GameError
+from scoring.errors import GameError
 from scoring.records import round_to_record
-from scoring.sheet import Mark
-from tournaments import access, caching, texts
+from tournaments import access, caching, table_page, texts
 from tournaments.access import Entrant
-from tournaments.chart import progression_svg
 from tournaments.forms import (
-    ENDING_MISSING,
     ConfirmForm,
     CorrectionForm,
     DisputeForm,
+    FormRefused,
     ReasonForm,
     RoundForm,
+    RoundPost,
     SyncForm,
     VersionForm,
 )
@@ -56,7 +50,7 @@ from tournaments.models import (
     TooManyDisputes,
 )
 from tournaments.models.games import describe_entries
-from tournaments.sheets import EntrySheet, GameSheet
+from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
 
@@ -89,349 +83,7 @@ def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
-def _entrant(request: HtmxHttpRequest, table: Table, code: str | None) -> Entrant | None:
-    """Who may record at the table on this page: its referee or a director, or the holder of
-    a working table code; None for a follower."""
-    if code is not None:
-        found = access.find_code(request, code)
-        return None if table.game.signed_off else Entrant(table, code=found)
-    if access.can_referee(request.user, table):
-        return Entrant(table, user=request.user)
-    return None
-
-
-class _Viewer(NamedTuple):
-    """Who looks at the table page, as the access checks decided once: what they may do and
-    see there, and by which address (an account's, or a table code's)."""
-
-    editable: bool
-    is_director: bool
-    # Account names (who entered, who changed) are for the people running the table.
-    show_names: bool
-    code: str | None
-    table_id: int
-
-    @property
-    def ns(self) -> str:
-        """The table page by account (tables:) or by table code (codes:), with the same views."""
-        return "codes" if self.code is not None else "tables"
-
-    @property
-    def key(self) -> str | int:
-        return self.code if self.code is not None else self.table_id
-
-    @property
-    def follower(self) -> bool:
-        """Someone who only follows the table by account (or none): the same sheet as anyone
-        else following it, no entry controls and no account names."""
-        return self.code is None and not self.editable and not self.show_names
-
-
-def _viewer(request: HtmxHttpRequest, table: Table, code: str | None) -> _Viewer:
-    user = request.user
-    return _Viewer(
-        editable=_entrant(request, table, code) is not None,
-        is_director=code is None and access.can_direct(user, table.session.tournament),
-        show_names=code is None and access.can_see_names(user, table),
-        code=code,
-        table_id=table.pk,
-    )
-
-
-def _page(
-    table: Table,
-    sheet: GameSheet,
-    viewer: _Viewer,
-    *,
-    form: RoundForm | None = None,
-    message: str = "",
-    conflict: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The table page's context, made of the one sheet the request loaded."""
-    game = table.game
-    editable, is_director = viewer.editable, viewer.is_director
-    if form is None and editable and not game.finished:
-        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
-    changes = _changes(game)
-    correct_url = _round_url(viewer.ns, "correct", viewer.key) if editable else None
-    return {
-        "table": table,
-        "tournament": table.session.tournament,
-        "game": game,
-        "editable": editable,
-        "is_director": is_director,
-        "show_names": viewer.show_names,
-        "ns": viewer.ns,
-        "key": viewer.key,
-        "code": viewer.code,
-        "by_code": viewer.code is not None,
-        "message": message,
-        "conflict": conflict,
-        "poll_seconds": poll_seconds(),
-        # The session clock's state as the sheet's poll sends it back (`table_detail`).
-        "clock_token": table.session.clock(table).token,
-        "sheet": sheet,
-        "sheet_rows": sheet.rows_html(correct_url),
-        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - our SVG, escaped there
-        "decks": sheet.ruleset.decks(len(sheet.seats)),
-        "ruleset": sheet.ruleset,
-        # A refused form stays on screen with its entries, even after the end.
-        "form": form if form is not None and (form.is_bound or not game.finished) else None,
-        "confirmations": _confirmations(sheet),
-        "disputes": list(game.disputes.all()[:20]),
-        # "Something's wrong?" is for the people at the table and the directors.
-        "dispute_round": _dispute_round(sheet) if editable or is_director else None,
-        "dispute_form": DisputeForm(sheet) if editable or is_director else None,
-        "history": _history(changes, table, viewer.show_names),
-        "history_count": len(changes),
-        # The device's copy of the game and the words it needs offline (editable pages).
-        "device_state": _device_state(sheet) if editable else None,
-        "device_texts": _device_texts(sheet.ruleset.name) if editable else None,
-        "withdrawn_seated": _withdrawn_seated(sheet) if not game.finished else [],
-    }
-
-
-def _withdrawn_seated(sheet: GameSheet) -> list[str]:
-    """The players at this unfinished table who withdrew from the tournament: the table
-    keeps playing them until the director decides, and the page says so."""
-    return [seat.player.name for seat in sheet.seats if getattr(seat, "withdrawn", False)]
-
-
-def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
-    """A round's page of `view` by its number, the address reversed once for every round."""
-    # Reversed with a stand-in number, cut where the number goes.
-    head, _, tail = reverse(f"{ns}:{view}", args=[key, _ROUND_STAND_IN]).rpartition(
-        str(_ROUND_STAND_IN)
-    )
-    return lambda number: f"{head}{number}{tail}"
-
-
-_ROUND_STAND_IN = 987654321
-
-
-def _dispute_round(sheet: GameSheet) -> SafeString:
-    """The "Something's wrong" form's round choice, as Django draws `DisputeForm`'s round
-    field (a test holds the two equal), written here: Django draws each option with a
-    template of its own, a hundred in a long game."""
-    whole = conditional_escape(gettext("the whole sheet"))
-    options = "".join(
-        f'\n  <option value="{number}">{number}</option>\n'
-        for number in (row.number for row in sheet.rows)
-    )
-    return mark_safe(  # noqa: S308 - numbers and an escaped text
-        f'<select name="round" id="id_round">\n  <option value="" selected>{whole}</option>\n'
-        f"{options}\n</select>"
-    )
-
-
-def _confirmations(sheet: GameSheet) -> dict[str, Any] | None:
-    """Who agreed to a finished sheet of a table-code session, and who may still."""
-    game = sheet.game
-    if not (game.finished and game.table.session.by_table_codes):
-        return None
-    agreed = set(game.confirmations.values_list("seat_id", flat=True))
-    return {
-        "seats": [(seat, seat.pk in agreed) for seat in sheet.seats],
-        "count": len(agreed),
-        "needed": game.confirmations_needed(),
-        "phones": phones_of(game),
-    }
-
-
-def phones_of(game: Game) -> list[str]:
-    """Which seats agreed from one phone, in words (one phone passed round the table is
-    fine; hiding it is not): the sheet and the director both read it."""
-    lines = []
-    for positions in game.confirmation_devices():
-        if len(positions) > 1:
-            lines.append(
-                gettext("Seats %(seats)s agreed from one phone.")
-                % {"seats": ", ".join(map(str, positions))}
-            )
-    return lines
-
-
-def _device_state(sheet: GameSheet) -> dict[str, Any]:
-    """The game as the table page's script scores it on the device (scoring, offline)."""
-    game, ruleset = sheet.game, sheet.ruleset
-    return {
-        "version": game.version,
-        "finished": game.finished,
-        "ended_at_time_limit": game.ended_at_time_limit,
-        "signed_off": game.signed_off,
-        "players": list(sheet.players),
-        "positions": [seat.position for seat in sheet.seats],
-        "ruleset": ruleset.name,
-        "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
-        "rounds": [round_to_record(row.entries, ruleset) for row in sheet.rows],
-    }
-
-
-def _device_texts(ruleset: str) -> dict[str, Any]:
-    """What the table page's script says, in the page's language (placeholders %(name)s)."""
-
-    def forms_of(singular: str, plural: str) -> list[str]:
-        return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
-
-    return {
-        "language": get_language(),
-        "round": gettext("Round %(number)s"),
-        "record": gettext("Record round %(number)s"),
-        "preview": gettext("Preview of round %(number)s"),
-        # A player's line of the preview: a sentence with the name in it (French puts a
-        # narrow space before the colon); the script fills it with the escaped name.
-        "preview_line": gettext("<bdi>%(player)s</bdi>: +%(points)s → <strong>%(total)s</strong>"),
-        "preview_line_reduced": gettext(
-            "<bdi>%(player)s</bdi>: +%(points)s → %(arrived)s → <strong>%(total)s</strong> "
-            "(−%(reduction)s)"
-        ),
-        "emptied_hand": gettext("emptied hand"),
-        "false_yaniv_word": gettext("false Yaniv"),
-        "assaf": gettext("Assaf"),
-        "false_yaniv": gettext(
-            "False Yaniv: %(caller)s gets %(penalty)s + %(neighbour)s's %(hand)s = %(points)s"
-        ),
-        "eliminated": gettext("Out of the game after this round: %(players)s."),
-        "ends_game": gettext("This round ends the game."),
-        "over_150": forms_of(
-            "This round ends the game: %(over)s is over 150.",
-            "This round ends the game: %(over)s are over 150.",
-        ),
-        "over_limit": forms_of(
-            "This round ends the game: %(over)s is above %(limit)s.",
-            "This round ends the game: %(over)s are above %(limit)s.",
-        ),
-        "dealt_out": forms_of(
-            "This round ends the game: every player has dealt once.",
-            "This round ends the game: every player has dealt %(deals)s times.",
-        ),
-        "winners": forms_of("Winner: %(winners)s.", "Winners: %(winners)s."),
-        "preview_waits": gettext(
-            "The preview appears once every hand and the ending are entered."
-        ),
-        "out_of_game": gettext("Out of the game"),
-        "pending": gettext("not sent yet"),
-        "saved_here": gettext("Round %(number)s is kept on this phone."),
-        "saved": gettext("Round %(number)s saved."),
-        "corrected": gettext("Round %(number)s corrected."),
-        "undone": gettext("Last round undone."),
-        "all_saved": gettext("Saved."),
-        "waiting": forms_of("%(count)s change waiting.", "%(count)s changes waiting."),
-        "offline": gettext("No connection: kept on this phone, sent when the Wi-Fi is back."),
-        "syncing": gettext("Sending…"),
-        "conflict": gettext("Two versions of a round: choose below."),
-        "stale": gettext(
-            "The sheet changed on another device before your change to round %(number)s."
-        ),
-        "apply_anyway": gettext("Apply mine anyway"),
-        "discard_mine": gettext("Discard mine"),
-        # Counted without plurals: the same sentence whatever the number.
-        "closed": gettext("Not sent, kept on this phone (see above): %(count)s."),
-        "closed_title": gettext("This phone can no longer record at this table"),
-        "closed_why": gettext("Why: %(reason)s."),
-        "closed_kept": gettext(
-            "Typed here and not stored: %(count)s. It all stays on this phone until it is "
-            "stored or you delete it: read it out or copy it for the director."
-        ),
-        "closed_nothing": gettext("Nothing typed on this phone waits to be stored."),
-        "pending_text": gettext("Not stored yet, as text"),
-        "copy": gettext("Copy the text"),
-        "copied": gettext("Copied"),
-        "delete_kept": gettext("Delete them from this phone"),
-        "delete_confirm": gettext(
-            "Delete what this phone keeps of this table (%(count)s)? It is stored nowhere else."
-        ),
-        "line_record": gettext("Round %(number)s: %(entries)s"),
-        "line_correct": gettext("Correction of round %(number)s: %(entries)s"),
-        "line_undo": gettext("Undo of the last round: %(entries)s"),
-        "yaniv_note": gettext("(Yaniv)"),
-        "emptied_note": gettext("(emptied)"),
-        "along_note": gettext("(along)"),
-        "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
-        "moved": gettext("Your round %(from)s is now round %(to)s."),
-        "undo_round": gettext("Undo round %(number)s"),
-        "waiting_behind": gettext(
-            "Waiting behind it, sent after your choice (%(count)s): %(changes)s."
-        ),
-        "undo_why": gettext("why round %(number)s goes"),
-        "refused": gettext("Not stored: %(reason)s"),
-        "correct_round": gettext("Correct round %(number)s"),
-        "reason": gettext("Reason"),
-        "save_correction": gettext("Save the correction"),
-        "cancel": gettext("Cancel"),
-        "enter_hand": gettext("Enter %(player)s's hand total."),
-        "hand_range": gettext("%(player)s's hand must be a whole number from 0 to %(max)s."),
-        "ending_missing": str(ENDING_MISSING),
-        "errors": texts.error_templates(ruleset),
-        "warnings": {code: gettext(message) for code, message in WARNING_MESSAGES.items()},
-        "marks": {mark.value: texts.mark_letter(mark) for mark in Mark},
-    }
-
-
-class _Change(NamedTuple):
-    """A line of the page's history, read as plain values (no model instances)."""
-
-    action: str
-    round_number: int | None
-    user_id: int | None
-    username: str | None
-    at: datetime
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-    reason: str
-
-
-def _changes(game: Game) -> list[_Change]:
-    """The game's last fifty changes, newest first."""
-    rows = game.changes.values_list(
-        "action", "round_number", "user_id", "user__username", "at", "before", "after", "reason"
-    )[:50]
-    return [_Change._make(row) for row in rows]
-
-
-def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> SafeString:
-    """The last changes as the page's history lists them, each with who made it as this
-    viewer may read it: written here rather than by the template, which took a tag per
-    line and a translation per tag, fifty times over."""
-    someone, referee, director = gettext("someone"), gettext("the referee"), gettext("a director")
-    # A session kept by table codes has no referee: its rounds come from a phone at the table.
-    if table.session.by_table_codes:
-        referee = gettext("a phone at the table")
-    with_round = gettext("%(who)s %(action)s round %(number)s")
-    without_round = gettext("%(who)s %(action)s")
-    reason_text = gettext(": “%(reason)s”")
-    before_text, after_text = gettext("before: %(entries)s"), gettext("after: %(entries)s")
-    actions = {value: conditional_escape(label) for value, label in GameChange.Action.choices}
-    lines = []
-    for change in changes:
-        if show_names:
-            who = change.username or someone
-        else:
-            who = referee if change.user_id == table.referee_id else director
-        words = {"who": conditional_escape(who), "action": actions[change.action]}
-        if change.round_number:
-            line = with_round % {**words, "number": change.round_number}
-        else:
-            line = without_round % words
-        if change.reason:
-            line += reason_text % {"reason": conditional_escape(change.reason)}
-        before = after = ""
-        if change.before:
-            entries = conditional_escape(describe_entries(change.before))
-            before = f'<div class="entries">{before_text % {"entries": entries}}</div>'
-        if change.after and change.action != GameChange.Action.RECORD:
-            entries = conditional_escape(describe_entries(change.after))
-            after = f'<div class="entries">{after_text % {"entries": entries}}</div>'
-        at = localtime(change.at)
-        lines.append(
-            f'\n      <li><time datetime="{at.strftime("%Y-%m-%dT%H:%M:%S%z")}">'
-            f"{at.strftime('%H:%M:%S')}</time>\n        {line}\n        {before}\n        {after}"
-            "\n      </li>\n      "
-        )
-    return mark_safe("".join(lines))  # noqa: S308 - every value escaped above
-
-
-def _sheet_key(table: Table, viewer: _Viewer, clock_token: str) -> tuple[object, ...]:
+def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[object, ...]:
     """What a kept sheet is kept by: the game's version, the session's state and clock, the
     tournament's settings, and who looks (a follower, a referee, a director, a table code:
     never one's sheet to another)."""
@@ -461,8 +113,8 @@ def _render_live(
     """The table page after a change, or its live part for htmx, drawn from the request's
     one sheet (loaded here if the caller had none); never kept (a message, a conflict or a
     refused form is one reader's)."""
-    viewer = _viewer(request, table, code)
-    context = _page(
+    viewer = access.table_viewer(request, table, code)
+    context = table_page.page_values(
         table,
         sheet or GameSheet.load(table.game),
         viewer,
@@ -470,43 +122,34 @@ def _render_live(
         message=message,
         conflict=conflict,
     )
-    if request.htmx:
-        return render(request, f"{_TEMPLATE}#live", context, status=status)
-    return _whole_page(request, table, viewer, lambda: context, kept=None, status=status)
+    template = f"{_TEMPLATE}#live" if request.htmx else _TEMPLATE
+    return render(request, template, context, status=status)
 
 
 _TEMPLATE = "tournaments/table.html"
 
 
-def _whole_page(
+def _kept_whole_page(
     request: HtmxHttpRequest,
     table: Table,
-    viewer: _Viewer,
+    viewer: access.Viewer,
     context: Callable[[], dict[str, Any]],
-    *,
-    kept: tuple[object, ...] | None,
-    status: int = 200,
+    kept: tuple[object, ...],
 ) -> HttpResponse:
-    """The whole table page: its head and body kept by `kept` (a plain GET's) or drawn from
-    `context` (made once, if either is drawn), and the session clock between them drawn fresh
-    by the page's template."""
+    """The whole table page with its head and body kept by `kept` (or drawn from `context`,
+    made once if either is drawn), and the session clock between them drawn fresh by the
+    page's template."""
     values = cache(context)
-    if kept is None:
-        head = render_to_string(f"{_TEMPLATE}#head", values(), request)
-        body = render_to_string(f"{_TEMPLATE}#body", values(), request)
-    else:
-        head = caching.part(request, f"{_TEMPLATE}#head", kept, values)
-        body = caching.part(request, f"{_TEMPLATE}#body", kept, values)
     shell = {
         "table": table,
         "tournament": table.session.tournament,
         "editable": viewer.editable,
         # A table code's page offers each seat's notifications (the notifications app).
         "code": viewer.code,
-        "head": head,
-        "body": body,
+        "head": caching.part(request, f"{_TEMPLATE}#head", kept, values),
+        "body": caching.part(request, f"{_TEMPLATE}#body", kept, values),
     }
-    return render(request, _TEMPLATE, shell, status=status)
+    return render(request, _TEMPLATE, shell)
 
 
 @require_safe
@@ -546,14 +189,14 @@ def _kept_page(
     """The table page to a plain GET, its live part to htmx, or the sheet alone to a poll a
     version behind (a referee's entry form, being typed in, stays as it is): as drawn for
     the first phone that asked, by viewer (after the access check; tournaments.caching)."""
-    viewer = _viewer(request, table, code)
+    viewer = access.table_viewer(request, table, code)
 
     def context() -> dict[str, Any]:
-        return _page(table, GameSheet.load(table.game), viewer)
+        return table_page.page_values(table, GameSheet.load(table.game), viewer)
 
     kept = _sheet_key(table, viewer, clock_token)
     if not request.htmx:
-        return _whole_page(request, table, viewer, context, kept=kept)
+        return _kept_whole_page(request, table, viewer, context, kept)
     if request.GET.get("part") != "sheet":
         return HttpResponse(caching.part(request, f"{_TEMPLATE}#live", kept, context))
     if viewer.follower:
@@ -583,7 +226,7 @@ def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpRespon
         "table": table,
         "tournament": table.session.tournament,
         "reason": closed.why_not_working,
-        "device_texts": _device_texts(table.game.ruleset.name),
+        "ruleset": table.game.ruleset,
     }
     return render(request, "tournaments/code_closed.html", context, status=410)
 
@@ -1012,7 +655,7 @@ def sync(
     def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
         behind = base is not None and game.version != base + (status == "stored")
         if behind or status in ("conflict", "stale"):
-            extra["state"] = _device_state(GameSheet.load(game))
+            extra["state"] = table_page.device_state(GameSheet.load(game))
         body = {"status": status, "version": game.version, **extra}
         return JsonResponse(body, status=http_status)
 
@@ -1078,49 +721,6 @@ def _int_or_none(text: str) -> int | None:
         return int(text)
     except ValueError:
         return None
-
-
-class FormRefused(Exception):
-    """The entries of a change are not a round: nothing is written."""
-
-    def __init__(self, form: forms.Form) -> None:
-        super().__init__("the form is not valid")
-        self.form = form
-
-
-class RoundPost:
-    """A posted round, parsed by `Game.record_parsed` against the seats it locked: the
-    entries, the number and the device's id for it (`FormRefused` if they are no round).
-    The form stays here for the answer (a refused form is shown with its entries).
-
-    `base`: the version the device typed the round on (the outbox's sync). A device that
-    knew the stored sheet as it is now and still numbers its round among the stored ones is
-    behind on its own rounds, not meeting another device's: never "already stored", a
-    choice to show (`RoundConflict`)."""
-
-    def __init__(self, posted: Any, *, base: int | None = None, auto_id: str = "id_%s") -> None:
-        self.posted, self.base, self.auto_id = posted, base, auto_id
-        self.form: RoundForm | None = None
-        # The game and its seats as the write locked them: the answer's sheet reads no seats.
-        self.seats: list[Seat] = []
-
-    def __call__(self, game: Game, seats: list[Seat]) -> tuple[rules.Round, int, UUID | None]:
-        self.seats = seats
-        form = self.form = RoundForm(EntrySheet.of(game, seats), self.posted, auto_id=self.auto_id)
-        if not form.is_valid():
-            raise FormRefused(form)
-        entries, number = form.entries, form.cleaned_data["number"]
-        client_id = form.cleaned_data["client_id"]
-        if (
-            self.base is not None
-            and game.version <= self.base
-            and number <= game.round_count
-            and not GameChange.objects.filter(client_id=client_id).exists()
-        ):
-            rows = game.rows()
-            existing = rows.rounds[number - 1]
-            raise RoundConflict(existing, rows.entries(existing), entries)
-        return entries, number, client_id
 
 
 def _errors(form: forms.Form) -> str:
