@@ -371,6 +371,7 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
     table = (
         Table.objects.select_related("session__tournament", "game", "referee")
         .filter(pk=table_id)
+        .order_by()
         .first()
     )
     if table is None or not can_view(request.user, table.session.tournament):
@@ -391,6 +392,7 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     check."""
     row = (
         Table.objects.filter(pk=table_id, session__tournament__is_public=True)
+        .order_by()
         .values_list(
             "game__version",
             "clock_extension",

@@ -458,10 +458,11 @@ class Tournament(models.Model):
         elif stage is not None:
             seats = seats.filter(table__session__stage=stage)
         number = ("table__session__number",) if with_session else ()
+        # No ordering: the seats' Meta ordering would join and sort through four tables.
         return list(
-            seats.annotate(provisional=_PROVISIONAL).values_list(
-                "player_id", "table_id", *number, "total", "rank", "provisional"
-            )
+            seats.order_by()
+            .annotate(provisional=_PROVISIONAL)
+            .values_list("player_id", "table_id", *number, "total", "rank", "provisional")
         )
 
     def standings(self, session: Session | None = None) -> list[StandingRow]:
@@ -489,6 +490,7 @@ class Tournament(models.Model):
         )
         rows = (
             Player.objects.filter(pk__in=list(ids))
+            .order_by()
             .annotate(withdrawn=models.Exists(withdrawn))
             .values_list("pk", "name", "club_id", "club__name", "withdrawn")
         )
@@ -513,6 +515,7 @@ class Tournament(models.Model):
         last_change = self.game_changes.order_by("-pk").values("pk")[:1]
         row = (
             Tournament.objects.filter(pk=self.pk)
+            .order_by()
             .values_list(
                 models.Subquery(last_change),
                 models.Count("sessions"),
@@ -535,7 +538,7 @@ class Tournament(models.Model):
                     Session.objects.filter(tournament=models.OuterRef("pk"), number=number)
                 )
             )
-        version = found.values_list("standings_version", flat=True).first()
+        version = found.order_by().values_list("standings_version", flat=True).first()
         return None if version is None else str(version)
 
     def save_with_director(self, user) -> None:
