@@ -35,7 +35,7 @@ from scoring.sheet import (
 )
 from tournaments import texts
 from tournaments.models import Game, Hand, Round, Seat
-from tournaments.models.games import seat_labels, seats_of_games
+from tournaments.models.games import mark_withdrawn, seat_labels, seats_of_games
 
 
 class StoredHand(NamedTuple):
@@ -143,8 +143,9 @@ class GameSheet:
 
     @classmethod
     def of(cls, game: Game, seats: Sequence[Seat]) -> GameSheet:
-        """The sheet of a game whose seats (with `withdrawn`) the caller read already, e.g.
-        under the lock of a round's write (two queries)."""
+        """The sheet of a game whose seats the caller read already, e.g. under the lock of a
+        round's write (three queries: who withdrew, the hands, the rounds)."""
+        mark_withdrawn(seats, game.table.session.tournament_id)
         return cls(game, tuple(seats), tuple(stored_rounds([game])[game.pk]), game.ruleset)
 
     @classmethod

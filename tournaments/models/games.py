@@ -195,18 +195,30 @@ def _withdrawn(tournament_id: Any) -> Exists:
     )
 
 
-def locked_seats(game_id: int, tournament_id: int) -> list[Seat]:
-    """The game's seats clockwise with their players (whether each withdrew, `withdrawn`) and
-    the game, locked: the game row and the seats only, so that other tables of the session
-    go on meanwhile."""
+def locked_seats(game_id: int) -> list[Seat]:
+    """The game's seats clockwise with their players and the game, locked: the game row and
+    the seats only, so that other tables of the session go on meanwhile."""
     return list(
         Seat.objects.select_for_update(of=("self", "table__game"))
         .select_related("player", "table__game")
-        .annotate(withdrawn=_withdrawn(tournament_id))
         # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
         .filter(table__game=game_id)
         .order_by("position")
     )
+
+
+def mark_withdrawn(seats: Sequence[Seat], tournament_id: int) -> None:
+    """Mark each seat whose player withdrew from the tournament (`seat.withdrawn`), in one
+    query: seats read without it (under a round's lock) shown on the table page."""
+    withdrawn = set(
+        Registration.objects.filter(
+            tournament_id=tournament_id,
+            player_id__in=[seat.player_id for seat in seats],
+            withdrawn_at__isnull=False,
+        ).values_list("player_id", flat=True)
+    )
+    for seat in seats:
+        seat.withdrawn = seat.player_id in withdrawn  # type: ignore[attr-defined]
 
 
 def save_standing(seats: Sequence[Seat]) -> None:
@@ -702,7 +714,7 @@ class Game(models.Model):
         # One table object for every seat and the game, with its session and tournament as
         # the caller loaded them (the access check does): not read again under the lock.
         table = self._table_with_tournament()
-        seats = locked_seats(self.pk, table.session.tournament_id)
+        seats = locked_seats(self.pk)
         if not seats:
             raise GameError("player_count", "players", low=2, high=8)
         game = seats[0].table.game

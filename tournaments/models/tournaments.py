@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connections, models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -530,16 +530,26 @@ class Tournament(models.Model):
         """The standings' version (`live_version(finished_games_only=True)`) of a public
         tournament, and of its session `number` if given, read by slug before anything is
         loaded: the hall's unchanged polls answer 204 from it alone. None for a private
-        tournament, or no such tournament or session: the caller takes the access check."""
-        found = Tournament.objects.filter(slug=slug, is_public=True)
+        tournament, or no such tournament or session: the caller takes the access check.
+
+        The hall's unchanged polls are held to 1.5× a bare `/health/`: a parameterised
+        `raw()` query, since building the same query with the ORM cost more than running it
+        (`bench hotpath`)."""
+        quote = connections[cls.objects.db].ops.quote_name
+        tournament, session = quote(cls._meta.db_table), quote(Session._meta.db_table)
+        sql = (
+            f"SELECT tn.id, tn.standings_version FROM {tournament} tn "
+            "WHERE tn.slug = %s AND tn.is_public"
+        )
+        params: list[Any] = [slug]
         if number is not None:
-            found = found.filter(
-                models.Exists(
-                    Session.objects.filter(tournament=models.OuterRef("pk"), number=number)
-                )
+            sql += (
+                f" AND EXISTS (SELECT 1 FROM {session} s "
+                "WHERE s.tournament_id = tn.id AND s.number = %s)"
             )
-        version = found.order_by().values_list("standings_version", flat=True).first()
-        return None if version is None else str(version)
+            params.append(number)
+        found = list(cls.objects.raw(sql, params))
+        return str(found[0].standings_version) if found else None
 
     def save_with_director(self, user) -> None:
         """Save a new tournament with `user` as its director, in one transaction."""
