@@ -189,9 +189,11 @@ def _place_and_name(row: StandingRow) -> tuple[int, str]:
     return row[0].place, row[1].name
 
 
-# Whether a finished seat's sheet still waits for its sign-off, asked of the database.
+# Whether a finished seat's sheet still waits for its sign-off, asked of the database: as the
+# driver returns it (0 or 1 on SQLite), since the standings add it up as a number and a
+# championship's 4,096 rows skip a conversion each.
 _PROVISIONAL = models.ExpressionWrapper(
-    Q(table__game__signed_off_at__isnull=True), output_field=models.BooleanField()
+    Q(table__game__signed_off_at__isnull=True), output_field=models.IntegerField()
 )
 
 
