@@ -113,3 +113,13 @@ def test_a_tournament_read_before_a_game_ended_never_writes_its_older_version_ba
     partial.save()
     again = Tournament.objects.get(pk=stale.pk)
     assert (again.name, again.venue, again.standings_version) == ("Renamed", "Antwerpen", moved)
+
+
+def test_a_finished_game_stored_at_once_moves_the_standings_version(table, referee):
+    # An import stores a whole game and logs nothing: the standings move all the same.
+    tournament = table.session.tournament
+    before = version_of(tournament)
+    rounds = [(entries(DIRK_45), referee, timezone.now())] * 4
+    table.game.store_rounds(rounds, ended_at_time_limit=False)
+    assert table.game.finished
+    assert version_of(tournament) > before

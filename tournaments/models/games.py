@@ -632,6 +632,9 @@ class Game(models.Model):
             )
             game.ended_at_time_limit = ended_at_time_limit
             game._store(game.rows(), result, first_changed=1)
+            if game.finished:
+                # Nothing is logged here: the standings move all the same.
+                move_standings(game.table.session.tournament_id)
         self._take_state(game)
         self._rerate(game)
         return result
@@ -664,6 +667,8 @@ class Game(models.Model):
             for change in changes:
                 change.game = game
             GameChange.objects.bulk_create(changes)
+            if any(change.standing for change in changes):
+                move_standings(game.table.session.tournament_id)
         self._take_state(game)
         self._rerate(game)
 
