@@ -83,6 +83,9 @@ def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
+_TEMPLATE = "tournaments/table.html"
+
+
 def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[object, ...]:
     """What a kept sheet is kept by: the game's version, the session's state and clock, the
     tournament's settings, and who looks (a follower, a referee, a director, a table code:
@@ -124,9 +127,6 @@ def _render_live(
     )
     template = f"{_TEMPLATE}#live" if request.htmx else _TEMPLATE
     return render(request, template, context, status=status)
-
-
-_TEMPLATE = "tournaments/table.html"
 
 
 def _kept_whole_page(
