@@ -126,7 +126,10 @@ CSRF_PLACEHOLDER = "csrf-token-of-the-reader-3b9d71c4"
 
 
 def part(
-    request: HttpRequest, template: str, parts: Iterable[object], context: dict[str, Any]
+    request: HttpRequest,
+    template: str,
+    parts: Iterable[object],
+    context: dict[str, Any] | Callable[[], dict[str, Any]],
 ) -> SafeString:
     """A part of a whole page (`template`, a partial) as rendered for `parts` (the version
     and whatever else it shows besides the language): kept, or rendered and kept.
@@ -134,12 +137,14 @@ def part(
     Unlike `fragment`, the part may hold forms: it is rendered with a placeholder for the
     CSRF token, which is replaced by the reader's own token when it is served. Call it after
     the access check, with whatever the part shows of the reader (their role) in `parts`.
+    `context` may be a function that makes it: called only when the part is rendered.
     """
     name = key("part", template, *parts)
     html = cache.get(name)
     metrics.looked_up("part", html)
     if html is None:
-        html = render_to_string(template, {**context, "csrf_token": CSRF_PLACEHOLDER}, request)
+        values = context() if callable(context) else context
+        html = render_to_string(template, {**values, "csrf_token": CSRF_PLACEHOLDER}, request)
         cache.set(name, html, FRAGMENT_SECONDS)
     if CSRF_PLACEHOLDER in html:
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any, cast
+from uuid import UUID
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
@@ -9,7 +10,7 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.errors import GameError
 from tournaments import texts
-from tournaments.models import Seat
+from tournaments.models import Game, GameChange, RoundConflict, Seat
 from tournaments.sheets import EntrySheet, GameSheet
 
 
@@ -295,3 +296,46 @@ class DisputeForm(forms.Form):
         round_field.choices = [("", gettext_lazy("the whole sheet"))] + [
             (str(row.number), str(row.number)) for row in sheet.rows
         ]
+
+
+class FormRefused(Exception):
+    """The entries of a change are not a round: nothing is written."""
+
+    def __init__(self, form: forms.Form) -> None:
+        super().__init__("the form is not valid")
+        self.form = form
+
+
+class RoundPost:
+    """A posted round, parsed by `Game.record_parsed` against the seats it locked: the
+    entries, the number and the device's id for it (`FormRefused` if they are no round).
+    The form stays here for the answer (a refused form is shown with its entries).
+
+    `base`: the version the device typed the round on (the outbox's sync). A device that
+    knew the stored sheet as it is now and still numbers its round among the stored ones is
+    behind on its own rounds, not meeting another device's: never "already stored", a
+    choice to show (`RoundConflict`)."""
+
+    def __init__(self, posted: Any, *, base: int | None = None, auto_id: str = "id_%s") -> None:
+        self.posted, self.base, self.auto_id = posted, base, auto_id
+        self.form: RoundForm | None = None
+        # The game and its seats as the write locked them: the answer's sheet reads no seats.
+        self.seats: list[Seat] = []
+
+    def __call__(self, game: Game, seats: list[Seat]) -> tuple[rules.Round, int, UUID | None]:
+        self.seats = seats
+        form = self.form = RoundForm(EntrySheet.of(game, seats), self.posted, auto_id=self.auto_id)
+        if not form.is_valid():
+            raise FormRefused(form)
+        entries, number = form.entries, form.cleaned_data["number"]
+        client_id = form.cleaned_data["client_id"]
+        if (
+            self.base is not None
+            and game.version <= self.base
+            and number <= game.round_count
+            and not GameChange.objects.filter(client_id=client_id).exists()
+        ):
+            rows = game.rows()
+            existing = rows.rounds[number - 1]
+            raise RoundConflict(existing, rows.entries(existing), entries)
+        return entries, number, client_id

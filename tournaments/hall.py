@@ -87,7 +87,8 @@ def sort_key(name: str) -> str:
 
 
 def board(tournament: Tournament, screen: HallScreen) -> Board:
-    sessions = list(tournament.sessions.annotate(table_count=Count("tables")))
+    # Each with its `table_count` (the stubs do not see the annotation through a custom manager).
+    sessions: list[Any] = list(tournament.sessions.annotate(table_count=Count("tables")))
     running = [s for s in sessions if s.status == Session.Status.RUNNING]
     drawn_ahead = [
         s

@@ -35,7 +35,7 @@ from scoring.sheet import (
 )
 from tournaments import texts
 from tournaments.models import Game, Hand, Round, Seat
-from tournaments.models.games import LabelledSeats, seats_of_games
+from tournaments.models.games import LabelledSeats, mark_withdrawn, seats_of_games
 
 
 class StoredHand(NamedTuple):
@@ -129,6 +129,13 @@ class GameSheet(LabelledSeats):
     seats: tuple[Seat, ...]
     stored_rounds: tuple[StoredRound, ...]
     ruleset: rules.Ruleset
+
+    @classmethod
+    def of(cls, game: Game, seats: Sequence[Seat]) -> GameSheet:
+        """The sheet of a game whose seats the caller read already, e.g. under the lock of a
+        round's write (three queries: who withdrew, the hands, the rounds)."""
+        mark_withdrawn(seats, game.table.session.tournament_id)
+        return cls(game, tuple(seats), tuple(stored_rounds([game])[game.pk]), game.ruleset)
 
     @classmethod
     def load(cls, game: Game) -> GameSheet:

@@ -165,10 +165,10 @@ def test_a_private_tournaments_fragment_is_served_only_after_the_access_check(
 def table_renders(monkeypatch) -> Calls:
     """How often the table page's sheet, forms and history were built: a part of the page
     served as kept builds none (tournaments/views/tables.py)."""
-    from tournaments.views import tables
+    from tournaments import table_page
 
-    calls = Calls(tables._live_values)
-    monkeypatch.setattr(tables, "_live_values", calls)
+    calls = Calls(table_page.page_values)
+    monkeypatch.setattr(table_page, "page_values", calls)
     return calls
 
 

@@ -1,7 +1,8 @@
-"""The standings' version kept on the tournament's row by the database (migration 0017).
+"""The standings' version kept on the tournament's row by the writers of games and sessions
+(`move_standings`, in their transaction).
 
 The hall's unchanged standings poll reads it alone, so every write that can move the
-standings must move it, through whatever code path writes, and no save may write it back.
+standings must move it, and no save of the tournament may write it back.
 """
 
 from __future__ import annotations
@@ -58,13 +59,22 @@ def test_every_way_of_writing_a_session_moves_the_standings_version(table):
     seen = [version_of(tournament)]
     session.save()
     seen.append(version_of(tournament))
-    Session.objects.filter(pk=session.pk).update(changed_at=timezone.now())
+    Session.objects.filter(pk=session.pk).touch()
     seen.append(version_of(tournament))
     second = Session.objects.create(tournament=tournament, number=2)
     seen.append(version_of(tournament))
     second.delete()
     seen.append(version_of(tournament))
     assert seen == sorted(set(seen)), seen
+
+
+def test_no_trigger_of_the_database_moves_the_standings_version(table):
+    # A bare UPDATE of a session, outside the models' writers, leaves the version alone: the
+    # writers move it, not the database (migration 0019 dropped 0017's triggers).
+    tournament = table.session.tournament
+    before = version_of(tournament)
+    Session.objects.filter(pk=table.session.pk).update(changed_at=timezone.now())
+    assert version_of(tournament) == before
 
 
 def test_a_withdrawal_and_a_renamed_player_move_the_standings_version(table, referee):
@@ -84,7 +94,7 @@ def test_another_tournaments_writes_leave_the_version_alone(table, referee):
     other = make_tournament(slug="other")
     before = version_of(other)
     record(table.game, referee, *[DIRK_45] * 4)
-    Session.objects.filter(tournament=table.session.tournament).update(changed_at=timezone.now())
+    Session.objects.filter(tournament=table.session.tournament).touch()
     assert version_of(other) == before
 
 
@@ -103,3 +113,13 @@ def test_a_tournament_read_before_a_game_ended_never_writes_its_older_version_ba
     partial.save()
     again = Tournament.objects.get(pk=stale.pk)
     assert (again.name, again.venue, again.standings_version) == ("Renamed", "Antwerpen", moved)
+
+
+def test_a_finished_game_stored_at_once_moves_the_standings_version(table, referee):
+    # An import stores a whole game and logs nothing: the standings move all the same.
+    tournament = table.session.tournament
+    before = version_of(tournament)
+    rounds = [(entries(DIRK_45), referee, timezone.now())] * 4
+    table.game.store_rounds(rounds, ended_at_time_limit=False)
+    assert table.game.finished
+    assert version_of(tournament) > before

@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.tournaments.test_caching import Calls
+from tournaments import table_page
 from tournaments.clock import AtTimeLimit
 from tournaments.forms import DisputeForm
 from tournaments.models import Round, TableCode, Tournament
@@ -41,8 +42,8 @@ ENTRY_CONTROLS = ('id="round-form"', 'name="hand_1"', "data-sync=", 'id="game-st
 def built(monkeypatch) -> Calls:
     """How often the page's values (sheet, forms, history) were built: a part served as
     kept builds none."""
-    calls = Calls(tables._live_values)
-    monkeypatch.setattr(tables, "_live_values", calls)
+    calls = Calls(table_page.page_values)
+    monkeypatch.setattr(table_page, "page_values", calls)
     return calls
 
 
@@ -319,7 +320,7 @@ def test_the_dispute_rounds_choice_is_djangos_own(played, language):
     with translation.override(language):
         for table in (played, make_table(("Eva", "Finn"))):
             sheet = GameSheet.load(table.game)
-            assert tables._dispute_round(sheet) == str(DisputeForm(sheet)["round"])
+            assert table_page.dispute_round(sheet) == str(DisputeForm(sheet)["round"])
 
 
 def test_the_rows_link_to_their_correction_for_the_referee_only(played, referee, client):

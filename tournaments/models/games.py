@@ -26,7 +26,6 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
-from tournaments.compiled import Insert, Select, Update
 from tournaments.models.tournaments import (
     Registration,
     Seat,
@@ -34,6 +33,7 @@ from tournaments.models.tournaments import (
     Table,
     TableCode,
     Tournament,
+    move_standings,
 )
 
 logger = logging.getLogger(__name__)
@@ -148,15 +148,10 @@ def seats_of_games(games: Sequence[Game]) -> dict[int, list[Seat]]:
     decides, and its page says so), in one query."""
     table_ids = {game.table_id: game.pk for game in games}
     seats: dict[int, list[Seat]] = {game.pk: [] for game in games}
-    withdrawn = Registration.objects.filter(
-        player_id=OuterRef("player_id"),
-        tournament_id=OuterRef("table__session__tournament_id"),
-        withdrawn_at__isnull=False,
-    )
     for seat in (
         Seat.objects.filter(table_id__in=table_ids)
         .select_related("player")
-        .annotate(withdrawn=Exists(withdrawn))
+        .annotate(withdrawn=_withdrawn(OuterRef("table__session__tournament_id")))
         .order_by("table_id", "position")
     ):
         seats[table_ids[seat.table_id]].append(seat)
@@ -201,24 +196,58 @@ class GameRows(LabelledSeats):
         return {game.pk: cls(tuple(seats[game.pk]), tuple(rounds[game.pk])) for game in games}
 
 
-# A round's submission's statements, written once: the ORM would build each again on every
-# round, at more cost than running it (issue 14).
-# The game's seats clockwise with their players and the game, locked.
-_LOCKED_SEATS = Select(
-    lambda game: (
-        # The game row and the seats: other tables of the session go on meanwhile.
+def _withdrawn(tournament_id: Any) -> Exists:
+    """Whether a seat's player withdrew from the tournament (`tournament_id`: its id, or the
+    reference to it): a table plays them on until the director decides, and its page says so."""
+    return Exists(
+        Registration.objects.filter(
+            player_id=OuterRef("player_id"),
+            tournament_id=tournament_id,
+            withdrawn_at__isnull=False,
+        )
+    )
+
+
+def locked_seats(game_id: int) -> list[Seat]:
+    """The game's seats clockwise with their players and the game, locked: the game row and
+    the seats only, so that other tables of the session go on meanwhile."""
+    return list(
         Seat.objects.select_for_update(of=("self", "table__game"))
         .select_related("player", "table__game")
         # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
-        .filter(table__game=game)
+        .filter(table__game=game_id)
         .order_by("position")
-    ),
-    0,
-)
-# The seats' cached totals, ranks and rounds out, one statement run for each seat:
-# `bulk_update` writes the same rows with a CASE per column, whose building cost a quarter of
-# a round's submission; the database's work is the same.
-_SEATS_STANDING = Update(Seat, "total", "rank", "out_after")
+    )
+
+
+def mark_withdrawn(seats: Sequence[Seat], tournament_id: int) -> None:
+    """Mark each seat whose player withdrew from the tournament (`seat.withdrawn`), in one
+    query: seats read without it (under a round's lock) shown on the table page."""
+    withdrawn = set(
+        Registration.objects.filter(
+            tournament_id=tournament_id,
+            player_id__in=[seat.player_id for seat in seats],
+            withdrawn_at__isnull=False,
+        ).values_list("player_id", flat=True)
+    )
+    for seat in seats:
+        seat.withdrawn = seat.player_id in withdrawn  # type: ignore[attr-defined]
+
+
+def save_standing(seats: Sequence[Seat]) -> None:
+    """The seats' cached totals, ranks and rounds out, in one statement: as an upsert of the
+    locked rows (INSERT … ON CONFLICT (id) DO UPDATE) rather than `bulk_update`, whose CASE
+    per column and seat cost more to build than a round's other statements together."""
+    Seat.objects.bulk_create(
+        seats,
+        update_conflicts=True,
+        unique_fields=["id"],
+        update_fields=["total", "rank", "out_after"],
+    )
+
+
+# What a recorded round changes of the game's row.
+_GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", "version"]
 
 
 class Game(models.Model):
@@ -290,19 +319,17 @@ class Game(models.Model):
         The new round is scored from the seats' cached totals (and who is out), not from the
         whole history: a round costs the same queries in round 1 and in round 40.
         """
-        return self.record_parsed(
-            lambda game, seats: (entries, number), by=by, client_id=client_id
-        )
+        return self.record_parsed(lambda game, seats: (entries, number, client_id), by=by)
 
     def record_parsed(
         self,
-        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int]],
+        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int, UUID | None]],
         *,
         by: Any,
-        client_id: UUID | None = None,
         typed_ago: timedelta | None = None,
     ) -> Round:
-        """Record the next round from entries `parse` reads off the seats (a form).
+        """Record the next round from what `parse` reads off the seats (a form): its entries,
+        its number and the device's id for it.
 
         The game and its seats are read and locked in one query, and `parse` gets them: the
         entry form is checked against the seats the round is stored on. Whatever `parse`
@@ -316,10 +343,11 @@ class Game(models.Model):
         entered_at = timezone.now()
         if typed_ago is not None:
             entered_at -= min(max(typed_ago, timedelta(0)), MAX_TYPED_AGO)
+        client_id = None
         try:
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
-                entries, number = parse(game, seats)
+                entries, number, client_id = parse(game, seats)
                 stored = game._append(
                     entries,
                     by=by,
@@ -388,8 +416,8 @@ class Game(models.Model):
             entered_by=_user(by),
             entered_at=entered_at or timezone.now(),
         )
-        _NEW_ROUND([stored])
-        _NEW_HANDS(
+        stored.save(force_insert=True)
+        Hand.objects.bulk_create(
             [
                 Hand(
                     round=stored,
@@ -411,7 +439,7 @@ class Game(models.Model):
             label = labels[seat.pk]
             seat.total, seat.rank = scored.totals[label], ranks[label]
             seat.out_after = out_in_round.get(label)
-        _SEATS_STANDING(seats)
+        save_standing(seats)
         self.round_count = number
         if scored.ends_game:
             self.finished, self.finished_at = True, timezone.now()
@@ -420,7 +448,7 @@ class Game(models.Model):
             self.finished, self.finished_at = True, timezone.now()
             self.ended_at_time_limit = True
         self.version += 1
-        _GAME_STATE([self])
+        self.save(update_fields=_GAME_STATE)
         self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
         if self.ended_at_time_limit:
             rule = self.table.session.tournament.at_time_limit
@@ -609,6 +637,9 @@ class Game(models.Model):
             )
             game.ended_at_time_limit = ended_at_time_limit
             game._store(game.rows(), result, first_changed=1)
+            if game.finished:
+                # Nothing is logged here: the standings move all the same.
+                move_standings(game.table.session.tournament_id)
         self._take_state(game)
         self._rerate(game)
         return result
@@ -641,6 +672,8 @@ class Game(models.Model):
             for change in changes:
                 change.game = game
             GameChange.objects.bulk_create(changes)
+            if any(change.standing for change in changes):
+                move_standings(game.table.session.tournament_id)
         self._take_state(game)
         self._rerate(game)
 
@@ -688,14 +721,15 @@ class Game(models.Model):
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
         """The game and its seats clockwise (with players), both locked, in one query."""
-        seats = _LOCKED_SEATS.fetch(self.pk)
+        # One table object for every seat and the game, with its session and tournament as
+        # the caller loaded them (the access check does): not read again under the lock.
+        table = self._table_with_tournament()
+        seats = locked_seats(self.pk)
         if not seats:
             raise GameError("player_count", "players", low=2, high=8)
         game = seats[0].table.game
         game._was_finished = game.finished
-        # One table object for every seat and the game, with its session and tournament as
-        # the caller loaded them (the access check does): not read again under the lock.
-        game.table = self._table_with_tournament()
+        game.table = table
         for seat in seats:
             seat.table = game.table
         return game, seats
@@ -761,7 +795,7 @@ class Game(models.Model):
             seat.total = result.totals[labels[seat.pk]]
             seat.rank = ranks[labels[seat.pk]]
             seat.out_after = result.out_in_round.get(labels[seat.pk])
-        _SEATS_STANDING(rows.seats)
+        save_standing(rows.seats)
         self.round_count = len(rows.rounds)
         finished = result.finished or self.ended_at_time_limit
         if finished and not self.finished:
@@ -811,7 +845,9 @@ class Game(models.Model):
             reason=reason,
             version=self.version,
         )
-        _NEW_CHANGE([change])
+        change.save(force_insert=True)
+        if change.standing:
+            move_standings(self.table.session.tournament_id)
         logger.info(
             "game change: %s round=%s table=%s by=%s version=%s",
             action,
@@ -1074,15 +1110,6 @@ class GameChange(models.Model):
     @property
     def after_text(self) -> str:
         return describe_entries(self.after)
-
-
-# The rows a round's submission writes (see `_LOCKED_SEATS`).
-_NEW_ROUND = Insert(Round)
-_NEW_HANDS = Insert(Hand)
-_GAME_STATE = Update(
-    Game, "round_count", "finished", "finished_at", "ended_at_time_limit", "version"
-)
-_NEW_CHANGE = Insert(GameChange)
 
 
 def describe_entries(record: dict | None) -> str:

@@ -142,7 +142,7 @@ class Player(models.Model):
         session_model = apps.get_model("tournaments", "Session")
         session_model.objects.filter(
             Q(tables__seats__player=self) | Q(tournament__registrations__player=self)
-        ).update(changed_at=timezone.now())
+        ).touch()
 
     @classmethod
     def search(cls, text: str) -> models.QuerySet[Player]:

@@ -11,7 +11,7 @@ from django import template
 from django.utils import timezone
 
 from tournaments.clock import ClockState, Phase, rule_sentence
-from tournaments.models import Session, Table
+from tournaments.models import Round, Session, Table
 
 register = template.Library()
 
@@ -79,12 +79,16 @@ class ClockView:
         return "" if remaining is None else str(round(remaining * 1000))
 
 
-def _rounds_after(sheet: Any, state: ClockState) -> int:
-    """The rounds of the table's sheet recorded after the time ran out (read from the sheet
-    the page loaded anyway: no query)."""
+def _rounds_after(sheet: Any, table: Table | None, state: ClockState) -> int:
+    """The rounds of the table's game recorded after the time ran out: read from the sheet
+    when the page has it (no query), else counted (a page whose sheet was kept)."""
     if state.ends_at is None:
         return 0
-    stored = getattr(sheet, "stored_rounds", ())
+    stored = getattr(sheet, "stored_rounds", None)
+    if stored is None:
+        if table is None:
+            return 0
+        return Round.objects.filter(game__table=table, entered_at__gt=state.ends_at).count()
     return sum(1 for played in stored if played.entered_at > state.ends_at)
 
 
@@ -108,7 +112,7 @@ def session_clock(
     sentence = ""
     if state.over and not finished:
         sentence = rule_sentence(
-            rule, table=table is not None, rounds_after=_rounds_after(sheet, state)
+            rule, table=table is not None, rounds_after=_rounds_after(sheet, table, state)
         )
     listed = [
         each for each in (tables or ()) if each.clock_extension and each.session_id == session.pk

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from datetime import datetime, timedelta
-from functools import cached_property, partial
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from functools import cache
+from typing import Any
 from urllib.parse import urlsplit
 
 from django import forms
@@ -17,26 +17,23 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
-from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
-from tournaments import access, caching, texts
+from tournaments import access, caching, table_page, texts
 from tournaments.access import Entrant
-from tournaments.chart import progression_svg
 from tournaments.errors import sentence
 from tournaments.forms import (
     ConfirmForm,
     CorrectionForm,
     DisputeForm,
+    FormRefused,
     ReasonForm,
     RoundForm,
+    RoundPost,
     SyncForm,
     VersionForm,
 )
@@ -45,8 +42,8 @@ from tournaments.models import (
     Dispute,
     Game,
     GameChange,
-    Round,
     RoundConflict,
+    Seat,
     Session,
     SheetChanged,
     Table,
@@ -54,7 +51,7 @@ from tournaments.models import (
     TooManyDisputes,
 )
 from tournaments.models.games import describe_entries
-from tournaments.sheets import EntrySheet, GameSheet
+from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 from tournaments.views.refusals import answers_refusals
 
@@ -79,382 +76,73 @@ def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
-def _entrant(request: HtmxHttpRequest, table: Table, code: str | None) -> Entrant | None:
-    """Who may record at the table on this page: its referee or a director, or the holder of
-    a working table code; None for a follower."""
-    if code is not None:
-        found = access.find_code(request, code)
-        return None if table.game.signed_off else Entrant(table, code=found)
-    if access.can_referee(request.user, table):
-        return Entrant(table, user=request.user)
-    return None
+_TEMPLATE = "tournaments/table.html"
 
 
-def _follower(request: HtmxHttpRequest, table: Table) -> bool:
-    """Someone who only follows the table by account (or none): the same sheet as anyone
-    else following it, no entry controls and no account names."""
-    user = request.user
-    return not access.can_referee(user, table) and not access.can_see_names(user, table)
-
-
-# The session clock's places in the table page's parts (`_part`): it is drawn fresh for each
-# request, never kept, for it carries the server's time of drawing (static/js/clock.js).
-CLOCK = "<!--session-clock-->"
-CLOCK_OOB = "<!--session-clock-oob-->"
-
-
-class _Later:
-    """The values of the table page built on first use, once: a part of the page served as
-    kept (`_part`) uses none of them, so a kept page loads no sheet, forms or history.
-
-    The context holds `partial(later.get, name)`: the template engine calls a callable it
-    finds in the context (Django's documented rule), so the values are built when a part is
-    rendered, not when it is served."""
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build = build
-        self._values: dict[str, Any] | None = None
-
-    @property
-    def built(self) -> bool:
-        return self._values is not None
-
-    def get(self, name: str) -> Any:
-        if self._values is None:
-            self._values = self._build()
-        return self._values[name]
-
-    def context(self, names: Iterable[str]) -> dict[str, Any]:
-        return {name: partial(self.get, name) for name in names}
-
-
-# The names `_Later` builds for the table page (`_live_values`).
-LIVE_VALUES = (
-    "sheet",
-    "sheet_rows",
-    "chart",
-    "decks",
-    "ruleset",
-    "form",
-    "confirmations",
-    "disputes",
-    "dispute_round",
-    "dispute_form",
-    "history",
-    "history_count",
-    "device_state",
-    "device_texts",
-    "withdrawn_seated",
-)
-
-
-def _live_context(
-    request: HtmxHttpRequest,
-    table: Table,
-    form: RoundForm | None = None,
-    message: str = "",
-    code: str | None = None,
-) -> dict[str, Any]:
-    """The table page's context for this viewer: who they are at once (the key of a kept
-    part), what the page shows on first use (`_Later`)."""
-    game = table.game
-    editable = _entrant(request, table, code) is not None
-    show_names = code is None and access.can_see_names(request.user, table)
-    ns = "codes" if code is not None else "tables"
-    key: str | int = code if code is not None else table.pk
-    is_director = code is None and access.can_direct(request.user, table.session.tournament)
-    later = _Later(lambda: _live_values(table, form, editable, is_director, show_names, ns, key))
-    return {
-        "table": table,
-        "tournament": table.session.tournament,
-        "game": game,
-        "editable": editable,
-        "is_director": is_director,
-        # The table page by account (tables:) or by table code (codes:), with the same views.
-        "ns": ns,
-        "key": key,
-        "by_code": code is not None,
-        "message": message,
-        "poll_seconds": poll_seconds(),
-        # The session clock's state as the sheet's poll sends it back (`table_detail`).
-        "clock_token": table.session.clock(table).token,
-        # Followers see the sheet; account names stay with the people running the table.
-        "show_names": show_names,
-        "clock": mark_safe(CLOCK),  # noqa: S308 - a constant
-        "clock_oob": mark_safe(CLOCK_OOB),  # noqa: S308 - a constant
-        "later": later,
-        **later.context(LIVE_VALUES),
-    }
-
-
-def _live_values(
-    table: Table,
-    form: RoundForm | None,
-    editable: bool,
-    is_director: bool,
-    show_names: bool,
-    ns: str,
-    key: str | int,
-) -> dict[str, Any]:
-    """What the table page shows: the sheet and what is made of it (`_Later`)."""
-    game = table.game
-    sheet = GameSheet.load(game)
-    if form is None and editable and not game.finished:
-        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
-    changes = _changes(game)
-    return {
-        "sheet": sheet,
-        "sheet_rows": sheet.rows_html(_round_url(ns, "correct", key) if editable else None),
-        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - our SVG, escaped there
-        "decks": sheet.ruleset.decks(len(sheet.seats)),
-        "ruleset": sheet.ruleset,
-        # A refused form stays on screen with its entries, even after the end.
-        "form": form if form is not None and (form.is_bound or not game.finished) else None,
-        "confirmations": _confirmations(sheet),
-        "disputes": list(game.disputes.all()[:20]),
-        # "Something's wrong?" is for the people at the table and the directors.
-        "dispute_round": _dispute_round(sheet) if editable or is_director else None,
-        "dispute_form": DisputeForm(sheet) if editable or is_director else None,
-        "history": _history(changes, table, show_names),
-        "history_count": len(changes),
-        # The device's copy of the game and the words it needs offline (editable pages).
-        "device_state": _device_state(sheet) if editable else None,
-        "device_texts": texts.script_texts(sheet.ruleset.name) if editable else None,
-        "withdrawn_seated": _withdrawn_seated(sheet) if not game.finished else [],
-    }
-
-
-def _withdrawn_seated(sheet: GameSheet) -> list[str]:
-    """The players at this unfinished table who withdrew from the tournament: the table
-    keeps playing them until the director decides, and the page says so."""
-    return [seat.player.name for seat in sheet.seats if getattr(seat, "withdrawn", False)]
-
-
-def _round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
-    """A round's page of `view` by its number, the address reversed once for every round."""
-    # Reversed with a stand-in number, cut where the number goes.
-    head, _, tail = reverse(f"{ns}:{view}", args=[key, _ROUND_STAND_IN]).rpartition(
-        str(_ROUND_STAND_IN)
-    )
-    return lambda number: f"{head}{number}{tail}"
-
-
-_ROUND_STAND_IN = 987654321
-
-
-def _dispute_round(sheet: GameSheet) -> SafeString:
-    """The "Something's wrong" form's round choice, as Django draws `DisputeForm`'s round
-    field (a test holds the two equal), written here: Django draws each option with a
-    template of its own, a hundred in a long game."""
-    whole = conditional_escape(gettext("the whole sheet"))
-    options = "".join(
-        f'\n  <option value="{number}">{number}</option>\n'
-        for number in (row.number for row in sheet.rows)
-    )
-    return mark_safe(  # noqa: S308 - numbers and an escaped text
-        f'<select name="round" id="id_round">\n  <option value="" selected>{whole}</option>\n'
-        f"{options}\n</select>"
-    )
-
-
-def _confirmations(sheet: GameSheet) -> dict[str, Any] | None:
-    """Who agreed to a finished sheet of a table-code session, and who may still."""
-    game = sheet.game
-    if not (game.finished and game.table.session.by_table_codes):
-        return None
-    agreed = set(game.confirmations.values_list("seat_id", flat=True))
-    return {
-        "seats": [(seat, seat.pk in agreed) for seat in sheet.seats],
-        "count": len(agreed),
-        "needed": game.confirmations_needed(),
-        "phones": phones_of(game),
-    }
-
-
-def phones_of(game: Game) -> list[str]:
-    """Which seats agreed from one phone, in words (one phone passed round the table is
-    fine; hiding it is not): the sheet and the director both read it."""
-    lines = []
-    for positions in game.confirmation_devices():
-        if len(positions) > 1:
-            lines.append(
-                gettext("Seats %(seats)s agreed from one phone.")
-                % {"seats": ", ".join(map(str, positions))}
-            )
-    return lines
-
-
-def _device_state(sheet: GameSheet) -> dict[str, Any]:
-    """The game as the table page's script scores it on the device (scoring, offline)."""
-    game, ruleset = sheet.game, sheet.ruleset
-    return {
-        "version": game.version,
-        "finished": game.finished,
-        "ended_at_time_limit": game.ended_at_time_limit,
-        "signed_off": game.signed_off,
-        "players": list(sheet.players),
-        "positions": [seat.position for seat in sheet.seats],
-        "ruleset": ruleset.name,
-        "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
-        "rounds": [round_to_record(row.entries, ruleset) for row in sheet.rows],
-    }
-
-
-class _Change(NamedTuple):
-    """A line of the page's history, read as plain values (no model instances)."""
-
-    action: str
-    round_number: int | None
-    user_id: int | None
-    username: str | None
-    at: datetime
-    before: dict[str, Any] | None
-    after: dict[str, Any] | None
-    reason: str
-
-
-def _changes(game: Game) -> list[_Change]:
-    """The game's last fifty changes, newest first."""
-    rows = game.changes.values_list(
-        "action", "round_number", "user_id", "user__username", "at", "before", "after", "reason"
-    )[:50]
-    return [_Change._make(row) for row in rows]
-
-
-def _history(changes: Iterable[_Change], table: Table, show_names: bool) -> SafeString:
-    """The last changes as the page's history lists them, each with who made it as this
-    viewer may read it: written here rather than by the template, which took a tag per
-    line and a translation per tag, fifty times over."""
-    someone, referee, director = gettext("someone"), gettext("the referee"), gettext("a director")
-    # A session kept by table codes has no referee: its rounds come from a phone at the table.
-    if table.session.by_table_codes:
-        referee = gettext("a phone at the table")
-    with_round = gettext("%(who)s %(action)s round %(number)s")
-    without_round = gettext("%(who)s %(action)s")
-    reason_text = gettext(": “%(reason)s”")
-    before_text, after_text = gettext("before: %(entries)s"), gettext("after: %(entries)s")
-    actions = {value: conditional_escape(label) for value, label in GameChange.Action.choices}
-    lines = []
-    for change in changes:
-        if show_names:
-            who = change.username or someone
-        else:
-            who = referee if change.user_id == table.referee_id else director
-        words = {"who": conditional_escape(who), "action": actions[change.action]}
-        if change.round_number:
-            line = with_round % {**words, "number": change.round_number}
-        else:
-            line = without_round % words
-        if change.reason:
-            line += reason_text % {"reason": conditional_escape(change.reason)}
-        before = after = ""
-        if change.before:
-            entries = conditional_escape(describe_entries(change.before))
-            before = f'<div class="entries">{before_text % {"entries": entries}}</div>'
-        if change.after and change.action != GameChange.Action.RECORD:
-            entries = conditional_escape(describe_entries(change.after))
-            after = f'<div class="entries">{after_text % {"entries": entries}}</div>'
-        at = localtime(change.at)
-        lines.append(
-            f'\n      <li><time datetime="{at.strftime("%Y-%m-%dT%H:%M:%S%z")}">'
-            f"{at.strftime('%H:%M:%S')}</time>\n        {line}\n        {before}\n        {after}"
-            "\n      </li>\n      "
-        )
-    return mark_safe("".join(lines))  # noqa: S308 - every value escaped above
-
-
-def _part(
-    request: HtmxHttpRequest,
-    name: str,
-    context: dict[str, Any],
-    kept: Iterable[object] | None = None,
-) -> str:
-    """A part of the table page (`name`: content, live or sheet) with the session clock
-    drawn in: kept by `kept` (what makes it differ: version, viewer, …), else rendered."""
-    template = f"tournaments/table.html#{name}"
-    html: str
-    if kept is not None:
-        html = caching.part(request, template, kept, context)
-    else:
-        html = render_to_string(template, context, request)
-    table = context["table"]
-    for place, oob in ((CLOCK, False), (CLOCK_OOB, True)):
-        if place in html:
-            clock = render_to_string(
-                "tournaments/_clock.html",
-                {
-                    "session": table.session,
-                    "table": table,
-                    # The sheet only if the clock asks (after the limit, unfinished).
-                    "sheet": _ClockSheet(context["later"], table.game),
-                    "oob": oob,
-                },
-            )
-            html = html.replace(place, clock)
-    return html
-
-
-class _ClockSheet:
-    """The sheet as the session clock reads it (the rounds recorded after the limit, once
-    the time is up on an unfinished game): the page's own sheet if it was built, else the
-    rounds' times alone (one query), not the whole page's values a kept page does without."""
-
-    def __init__(self, later: _Later, game: Game) -> None:
-        self._later, self._game = later, game
-
-    @cached_property
-    def stored_rounds(self) -> Sequence[Any]:
-        if self._later.built:
-            return cast(GameSheet, self._later.get("sheet")).stored_rounds
-        return list(Round.objects.filter(game=self._game).only("entered_at"))
-
-
-def _kept(table: Table, context: dict[str, Any]) -> tuple[object, ...]:
-    """What a kept part of the table page is kept by: the game's version, the session's
-    state and clock, the tournament's settings, and what the viewer may see and do there
-    (a follower, a referee, a director, a table code: never one's part to another)."""
+def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[object, ...]:
+    """What a kept sheet is kept by: the game's version, the session's state and clock, the
+    tournament's settings, and who looks (a follower, a referee, a director, a table code:
+    never one's sheet to another)."""
     session = table.session
     return (
-        table.pk,
         table.game.version,
         table.referee_id,
         session.changed_at,
-        context["clock_token"],
+        clock_token,
         caching.stamp(session.tournament),
-        context["poll_seconds"],
-        context["editable"],
-        context["is_director"],
-        context["show_names"],
-        context["ns"],
-        context["key"],
+        poll_seconds(),
+        *viewer,
     )
 
 
 def _render_live(
     request: HtmxHttpRequest,
     table: Table,
+    *,
+    sheet: GameSheet | None = None,
     form: RoundForm | None = None,
     message: str = "",
     status: int = 200,
     conflict: dict[str, Any] | None = None,
     code: str | None = None,
-    keep: bool = False,
 ) -> HttpResponse:
-    """The table page, or its live part for htmx; `keep`: a plain GET's, kept by version and
-    viewer (`_kept`) — never one with a message, a conflict or a refused form."""
-    context = {**_live_context(request, table, form, message, code), "conflict": conflict}
-    kept = _kept(table, context) if keep else None
-    if request.htmx:
-        return HttpResponse(_part(request, "live", context, kept), status=status)
+    """The table page after a change, or its live part for htmx, drawn from the request's
+    one sheet (loaded here if the caller had none); never kept (a message, a conflict or a
+    refused form is one reader's)."""
+    viewer = access.table_viewer(request, table, code)
+    context = table_page.page_values(
+        table,
+        sheet or GameSheet.load(table.game),
+        viewer,
+        form=form,
+        message=message,
+        conflict=conflict,
+    )
+    template = f"{_TEMPLATE}#live" if request.htmx else _TEMPLATE
+    return render(request, template, context, status=status)
+
+
+def _kept_whole_page(
+    request: HtmxHttpRequest,
+    table: Table,
+    viewer: access.Viewer,
+    context: Callable[[], dict[str, Any]],
+    kept: tuple[object, ...],
+) -> HttpResponse:
+    """The whole table page with its head and body kept by `kept` (or drawn from `context`,
+    made once if either is drawn), and the session clock between them drawn fresh by the
+    page's template."""
+    values = cache(context)
     shell = {
         "table": table,
-        "tournament": context["tournament"],
-        "editable": context["editable"],
+        "tournament": table.session.tournament,
+        "editable": viewer.editable,
         # A table code's page offers each seat's notifications (the notifications app).
-        "code": code,
-        "content": mark_safe(_part(request, "content", context, kept)),  # noqa: S308 - rendered
+        "code": viewer.code,
+        "head": caching.part(request, f"{_TEMPLATE}#head", kept, values),
+        "body": caching.part(request, f"{_TEMPLATE}#body", kept, values),
     }
-    return render(request, "tournaments/table.html", shell, status=status)
+    return render(request, _TEMPLATE, shell)
 
 
 @require_safe
@@ -485,27 +173,39 @@ def table_detail(
         and request.GET.get("clock", "") == clock_token
     ):
         return HttpResponse(status=204)
-    if request.htmx and request.GET.get("part") == "sheet":
-        if code is None and _follower(request, table):
-            # A follower's poll a version behind: the sheet as rendered for the first of them
-            # (tournaments.caching; after the access check above).
-            return caching.fragment(
-                request,
-                (
-                    "sheet",
-                    table.game.version,
-                    clock_token,
-                    caching.stamp(table.session.tournament),
-                    poll_seconds(),
-                ),
-                lambda: HttpResponse(
-                    _part(request, "sheet", _live_context(request, table, code=code))
-                ),
-            )
-        # The sheet alone: a referee's entry form, being typed in, stays as it is.
-        context = _live_context(request, table, code=code)
-        return HttpResponse(_part(request, "sheet", context, _kept(table, context)))
-    return _render_live(request, table, code=code, keep=True)
+    return _kept_page(request, table, code, clock_token)
+
+
+def _kept_page(
+    request: HtmxHttpRequest, table: Table, code: str | None, clock_token: str
+) -> HttpResponse:
+    """The table page to a plain GET, its live part to htmx, or the sheet alone to a poll a
+    version behind (a referee's entry form, being typed in, stays as it is): as drawn for
+    the first phone that asked, by viewer (after the access check; tournaments.caching)."""
+    viewer = access.table_viewer(request, table, code)
+
+    def context() -> dict[str, Any]:
+        return table_page.page_values(table, GameSheet.load(table.game), viewer)
+
+    kept = _sheet_key(table, viewer, clock_token)
+    if not request.htmx:
+        return _kept_whole_page(request, table, viewer, context, kept)
+    if request.GET.get("part") != "sheet":
+        return HttpResponse(caching.part(request, f"{_TEMPLATE}#live", kept, context))
+    if viewer.follower:
+        # Every follower's the same: the whole answer is kept.
+        return caching.fragment(
+            request,
+            (
+                "sheet",
+                table.game.version,
+                clock_token,
+                caching.stamp(table.session.tournament),
+                poll_seconds(),
+            ),
+            lambda: HttpResponse(render_to_string(f"{_TEMPLATE}#sheet", context(), request)),
+        )
+    return HttpResponse(caching.part(request, f"{_TEMPLATE}#sheet", kept, context))
 
 
 def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpResponse:
@@ -519,7 +219,7 @@ def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpRespon
         "table": table,
         "tournament": table.session.tournament,
         "reason": closed.why_not_working,
-        "device_texts": texts.script_texts(table.game.ruleset.name),
+        "ruleset": table.game.ruleset,
     }
     return render(request, "tournaments/code_closed.html", context, status=410)
 
@@ -569,35 +269,33 @@ def round_preview(
 def record_round(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
+    """The entry form's round, parsed against the seats it is stored on (under the game's
+    lock); htmx gets the live part drawn from the sheet as stored, a plain post goes back."""
     entrant = access.get_entrant(request, table_id, code)
     table = entrant.table
-    game = table.game
-    form = RoundForm(GameSheet.load(game), request.POST, auto_id="r_%s")
-    if form.is_valid():
-        number = form.cleaned_data["number"]
-        try:
-            game.record_round(
-                form.entries,
-                by=entrant.by,
-                number=number,
-                client_id=form.cleaned_data["client_id"],
-            )
-        except AlreadyApplied:
-            pass
-        except RoundConflict as conflict:
-            # Never stored as another round: the referee chooses between the two versions.
-            response = _render_live(
-                request, table, conflict=_conflict(request, table, conflict, code), code=code
-            )
-            response.status_code = 200 if request.htmx else 409
-            return response
-        except GameError as error:
-            form.add_game_error(error)
-        else:
-            if request.htmx:
-                return _render_saved(request, table, number, code)
-            return _back(table, code)
-    return _render_live(request, table, form=form, status=200 if request.htmx else 400, code=code)
+    posted = RoundPost(request.POST, auto_id="r_%s")
+    try:
+        table.game.record_parsed(posted, by=entrant.by)
+    except FormRefused:
+        pass
+    except RoundConflict as conflict:
+        # Never stored as another round: the referee chooses between the two versions.
+        choice = _conflict(request, table, conflict, code)
+        return _render_live(
+            request, table, conflict=choice, code=code, status=200 if request.htmx else 409
+        )
+    except GameError as error:
+        if posted.form is None:
+            raise
+        posted.form.add_game_error(error)
+    except AlreadyApplied:
+        # Stored before, once: the phone sent it again.
+        return _render_saved(request, table, code)
+    else:
+        return _render_saved(request, table, code, seats=posted.seats)
+    return _render_live(
+        request, table, form=posted.form, status=200 if request.htmx else 400, code=code
+    )
 
 
 def _back(table: Table, code: str | None) -> HttpResponse:
@@ -608,17 +306,22 @@ def _back(table: Table, code: str | None) -> HttpResponse:
 
 
 def _render_saved(
-    request: HtmxHttpRequest, table: Table, number: int, code: str | None = None
+    request: HtmxHttpRequest, table: Table, code: str | None, seats: Sequence[Seat] = ()
 ) -> HttpResponse:
-    """The fresh sheet after a saved round; if the database drops right after the commit,
-    say the round is saved (never "not saved") and fetch the sheet again until it answers."""
+    """A saved round's answer: back to the page for a plain post; for htmx the fresh sheet,
+    or, if the database drops right after the commit, that the round is saved (never "not
+    saved"), and the sheet fetched again until it answers."""
+    if not request.htmx:
+        return _back(table, code)
     try:
-        return _render_live(request, table, code=code)
+        # The sheet of the seats the write locked (with their new totals), if it had them.
+        sheet = GameSheet.of(table.game, seats) if seats else None
+        return _render_live(request, table, sheet=sheet, code=code)
     except DatabaseError:
         return render(
             request,
             "tournaments/_saved.html",
-            {"table": table, "number": number, **_address(table, code)},
+            {"table": table, "number": table.game.round_count, **_address(table, code)},
         )
 
 
@@ -946,7 +649,7 @@ def sync(
     def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
         behind = base is not None and game.version != base + (status == "stored")
         if behind or status in ("conflict", "stale"):
-            extra["state"] = _device_state(GameSheet.load(game))
+            extra["state"] = table_page.device_state(GameSheet.load(game))
         body = {"status": status, "version": game.version, **extra}
         return JsonResponse(body, status=http_status)
 
@@ -978,9 +681,8 @@ def sync(
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    lambda locked, seats: _parsed(EntrySheet.of(locked, seats), request, base),
+                    RoundPost(request.POST, base=base),
                     by=entrant.by,
-                    client_id=client_id,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
                 )
             except FormRefused as refused:
@@ -1011,40 +713,6 @@ def sync(
 def _int_or_none(text: str) -> int | None:
     """A number off the address (a version); anything else is None."""
     return int(text) if text.isascii() and text.isdigit() else None
-
-
-class FormRefused(Exception):
-    """The entries of a change are not a round: nothing is written."""
-
-    def __init__(self, form: forms.Form) -> None:
-        super().__init__("the form is not valid")
-        self.form = form
-
-
-def _parsed(
-    sheet: EntrySheet, request: HtmxHttpRequest, base: int | None = None
-) -> tuple[rules.Round, int]:
-    """A round's entries and number off the posted form, checked against the locked seats.
-
-    `base`: the version the device typed the round on. A device that knew the stored sheet
-    as it is now and still numbers its round among the stored ones is behind on its own
-    rounds, not meeting another device's: never "already stored", a choice to show."""
-    form = RoundForm(sheet, request.POST)
-    if not form.is_valid():
-        raise FormRefused(form)
-    entries, number = form.entries, form.cleaned_data["number"]
-    game = sheet.game
-    client_id = form.cleaned_data["client_id"]
-    if (
-        base is not None
-        and game.version <= base
-        and number <= game.round_count
-        and not GameChange.objects.filter(client_id=client_id).exists()
-    ):
-        rows = game.rows()
-        existing = rows.rounds[number - 1]
-        raise RoundConflict(existing, rows.entries(existing), entries)
-    return entries, number
 
 
 def _errors(form: forms.Form) -> str:
