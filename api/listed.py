@@ -11,7 +11,7 @@ logs in to the API: every client sees the same data.
 A season is listed when it is public (a private one is unknown, as on the site); it counts
 public tournaments only (`Season.counts`), and the API names the listed ones among them. A
 rating is shown from the rated games of listed tournaments alone, as a player's public page
-shows it from the public ones (`tournaments.ratings.rating_card`).
+shows it from the public ones (`seasons.ratings.rating_card`).
 """
 
 from __future__ import annotations
@@ -20,13 +20,8 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext
 
-from tournaments.models import (
-    RatingChange,
-    Season,
-    Session,
-    Table,
-    Tournament,
-)
+from seasons.models import RatingChange, Season
+from tournaments.models import Session, Table, Tournament
 
 
 def tournament(slug: str) -> Tournament:

@@ -1,10 +1,10 @@
 """Ratings: the rating list, and a player's rating as their public page shows it.
 
-The rating is the site's (`tournaments.ratings`, openskill): every finished game rates its
+The rating is the site's (`seasons.ratings`, openskill): every finished game rates its
 players, a private tournament's too. What the API shows of it is what a player's public page
-shows (`tournaments.ratings.rating_card`): the rating after the player's last rated game of a
+shows (`seasons.ratings.rating_card`): the rating after the player's last rated game of a
 listed tournament, the number of those games, and no rating before the minimum
-(`tournaments.ratings.min_games`). A private game never appears, nor its count: it only
+(`seasons.ratings.min_games`). A private game never appears, nor its count: it only
 moved the belief a later public game started from, as on the page.
 
 Each player's shown rating is one row of `RatingChange` (their last of a listed tournament),
@@ -26,7 +26,7 @@ from api import listed
 from api.http import ERRORS, Page, Paging, Tagged, paged, tagged
 from api.schemas import RatedPlayer
 from scoring.rating import DISPLAY_SIGMAS, ordinal
-from tournaments.ratings import min_games
+from seasons.ratings import min_games
 
 router = Router(tags=["ratings"])
 

@@ -1,6 +1,6 @@
 """Seasons: the public seasons, and one with its rules, its tournaments and its standings.
 
-The standings are the season page's (`Season.standings`, `tournaments.models.seasons`): the
+The standings are the season page's (`Season.standings`, `seasons.models.seasons`): the
 same numbers in the same order, read in the same few queries. A private season is unknown
 (404), uncounted and unlisted; a public season counts public tournaments only
 (`Season.counts`), so a private tournament of it never shows, not even as a count.
@@ -24,8 +24,9 @@ from api import listed
 from api.http import ERRORS, Page, Paging, Tagged, page, paged, tagged, window
 from api.schemas import SeasonDetail, SeasonOut
 from api.tournaments import StandingsPaging
-from tournaments.models import Season, Tournament
-from tournaments.models.seasons import SeasonTable, season_tables
+from seasons.models import Season
+from tournaments.models import Tournament
+from seasons.models.seasons import SeasonTable, season_tables
 
 router = Router(tags=["seasons"])
 

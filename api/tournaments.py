@@ -26,15 +26,8 @@ from scoring.finals import CarryOver
 from scoring.records import game_to_record
 from scoring.standings import Standing, placement_points
 from tournaments import caching
-from tournaments.models import (
-    Club,
-    Game,
-    Player,
-    Season,
-    SeasonTournament,
-    Session,
-    Tournament,
-)
+from tournaments.models import Club, Game, Player, Session, Tournament
+from seasons.models import Season, SeasonTournament
 from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
 from bench import say
-from tournaments import printing
+from printing import pdfs
 from tournaments.fonts import register_fonts
 from tournaments.models import Player, Seat, Session, Table, Tournament
 
@@ -43,11 +43,11 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     try:
         register_fonts()  # once per process, not part of a request's cost
         started = time.perf_counter()
-        content = printing.blank_score_sheets(session)
+        content = pdfs.blank_score_sheets(session)
         elapsed = time.perf_counter() - started
         say(
             f"blank score sheets: {options.tables} tables of {options.players} in "
-            f"{elapsed:.2f} s, {len(content) // 1024} KiB, {printing.page_count(content)} pages "
+            f"{elapsed:.2f} s, {len(content) // 1024} KiB, {pdfs.page_count(content)} pages "
             f"({connection.vendor})"
         )
     finally:

@@ -8,7 +8,7 @@ now and then. Only the rows the rating reads are made (tables, finished games wi
 moment, seats with their rank): no rounds. Then it times, `--repeat` times, interleaved, and
 prints the medians:
 
-- **recompute_ratings** (`tournaments.ratings.recompute`: read every finished game, rate,
+- **recompute_ratings** (`seasons.ratings.recompute`: read every finished game, rate,
   delete the old rows, bulk-insert the new ones, in one transaction) against its floor, **the
   openskill calls alone** on the same games (loaded beforehand, one `PlackettLuce.rate` a
   game, the ratings carried in a dict). Goal ≤ 4×.
@@ -42,17 +42,9 @@ from openskill.models import PlackettLuce
 
 from bench import BenchError, say
 from scoring.rating import DEFAULT_MODEL, FinishedGame, rate_games
-from tournaments import ratings
-from tournaments.models import (
-    Game,
-    Player,
-    PlayerRating,
-    RatingChange,
-    Seat,
-    Session,
-    Table,
-    Tournament,
-)
+from seasons import ratings
+from tournaments.models import Game, Player, Seat, Session, Table, Tournament
+from seasons.models import PlayerRating, RatingChange
 
 TABLE_SIZE = 4
 SESSIONS = 8

@@ -30,22 +30,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from tests.factories import make_table, make_tournament, make_user, record
 from tests.test_security import row_counts
-from tournaments.models import (
-    AccountOrigin,
-    Club,
-    GameChange,
-    HallScreen,
-    Hand,
-    Player,
-    Registration,
-    Round,
-    Season,
-    SeasonTournament,
-    Seat,
-    Table,
-    TableCode,
-    Tournament,
-)
+from tournaments.models import AccountOrigin, Club, GameChange, Hand, Player, Registration, Round, Seat, Table, TableCode, Tournament
+from hall.models import HallScreen
+from seasons.models import Season, SeasonTournament
 
 pytestmark = pytest.mark.django_db
 

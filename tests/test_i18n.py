@@ -22,8 +22,9 @@ from scoring import rules, standings
 from scoring.sheet import Mark
 from tests.factories import HTMX, make_table, record
 from tests.pofile import Entry, read
-from tests.tournaments.test_printing import EIGHT, keep_png, pdftotext, squeeze
-from tournaments import printing, texts
+from tests.printing.test_printing import EIGHT, keep_png, pdftotext, squeeze
+from printing import pdfs
+from tournaments import texts
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
 
@@ -292,13 +293,13 @@ def test_every_pdf_keeps_its_pages_in_dutch_and_french(finished, language):
     planned = tournament.sessions.get(status="planned")
     with translation.override(language):
         documents = {
-            "score-sheets": printing.blank_score_sheets(planned),
-            "sheet": printing.filled_score_sheet(GameSheet.load(finished.game)),
-            "standings": printing.standings_pdf(tournament),
-            "report": printing.tournament_report(tournament),
+            "score-sheets": pdfs.blank_score_sheets(planned),
+            "sheet": pdfs.filled_score_sheet(GameSheet.load(finished.game)),
+            "standings": pdfs.standings_pdf(tournament),
+            "report": pdfs.tournament_report(tournament),
         }
-    assert printing.page_count(documents["score-sheets"]) == 2
-    assert printing.page_count(documents["sheet"]) == 1
+    assert pdfs.page_count(documents["score-sheets"]) == 2
+    assert pdfs.page_count(documents["sheet"]) == 1
     for kind, content in documents.items():
         keep_png(content, f"{kind}-{language}")
     blank = squeeze(pdftotext(documents["score-sheets"], layout=False))

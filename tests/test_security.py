@@ -17,20 +17,8 @@ from hypothesis import strategies as st
 
 from tests.factories import HTMX, PASSWORD, make_table, make_tournament, make_user, record
 from tests.profiles import sized
-from tournaments.models import (
-    Club,
-    Dispute,
-    Game,
-    Hand,
-    Registration,
-    Round,
-    Season,
-    SeasonTournament,
-    Session,
-    Table,
-    TableCode,
-    Tournament,
-)
+from tournaments.models import Club, Dispute, Game, Hand, Registration, Round, Session, Table, TableCode, Tournament
+from seasons.models import Season, SeasonTournament
 
 pytestmark = pytest.mark.django_db
 

@@ -32,15 +32,9 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import (
-    Game,
-    HallScreen,
-    Season,
-    Session,
-    Table,
-    TableCode,
-    Tournament,
-)
+from tournaments.models import Game, Session, Table, TableCode, Tournament
+from hall.models import HallScreen
+from seasons.models import Season
 
 T = TypeVar("T")
 
@@ -131,7 +125,7 @@ def can_create_season(user: Any) -> bool:
     """Who directs a tournament (or may create one) may organise a season."""
     return user.is_authenticated and (
         user.is_superuser
-        or user.has_perm("tournaments.add_season")
+        or user.has_perm("seasons.add_season")
         or can_create_tournament(user)
         or Tournament.directors.through.objects.filter(user_id=user.pk).exists()
     )

@@ -1,7 +1,7 @@
 """The tournaments' background tasks (django-tasks, run by `manage.py tasks_worker`): work a
 save or a click asks for and must not wait for.
 
-- `rate_games`: the ratings follow a finished game's change (`tournaments.ratings.schedule`
+- `rate_games`: the ratings follow a finished game's change (`seasons.ratings.schedule`
   queues it once the change commits). Idempotent: it rates what is out of date as the games
   stand when it runs, so a second task for the same game (queued twice, or run again after a
   worker died) finds nothing to do.
@@ -16,8 +16,9 @@ import logging
 from django.utils import translation
 from django_tasks import task
 
-from tournaments import printing, ratings
-from tournaments.models import PreparedDownload
+from printing import pdfs
+from seasons import ratings
+from printing.models import PreparedDownload
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ def rate_games(game_ids: list[int]) -> int:
 
 # What each kind of prepared download renders: (tournament, show_names) → PDF bytes.
 RENDERERS = {
-    PreparedDownload.Kind.REPORT: lambda tournament, show_names: printing.tournament_report(
+    PreparedDownload.Kind.REPORT: lambda tournament, show_names: pdfs.tournament_report(
         tournament, show_names=show_names
     ),
 }

@@ -12,7 +12,7 @@ from django.urls import include, path
 
 from api.v1 import api
 from tournaments import admin as tournament_admin
-from tournaments.urls import code_patterns, manage_patterns, public_patterns, table_patterns
+from yaniv_club.routes import code_patterns, manage_patterns, public_patterns, table_patterns
 from yaniv_club.health import health
 from yaniv_club.metrics import metrics
 

@@ -22,8 +22,9 @@ from django.test import Client
 
 from tests.factories import make_championship, make_table, make_tournament, make_user, record
 from tests.season_factories import finished_tables, make_season
-from tournaments import ratings
-from tournaments.models import Player, Registration, Season, Seat, Tournament
+from seasons import ratings
+from tournaments.models import Player, Registration, Seat, Tournament
+from seasons.models import Season
 
 PRIVATE_PLAYERS = ("Quentin Secretus", "Ursula Hiddenberg", "Valentin Privé")
 DRAFT_PLAYERS = ("Xavier Draftsman", "Walter Unseen")

@@ -20,8 +20,9 @@ from tests.api.conftest import (
 )
 from tests.factories import make_user
 from tests.season_factories import finished_tables, make_season, players, ranked_tournament
-from tournaments import ratings
-from tournaments.models import Player, PlayerRating, Season, Tournament
+from seasons import ratings
+from tournaments.models import Player, Tournament
+from seasons.models import PlayerRating, Season
 
 pytestmark = pytest.mark.django_db
 

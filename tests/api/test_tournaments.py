@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.factories import ANN, BART, CHRIS, EVA, hands, make_user, record, seat
 from tests.season_factories import make_season
-from tournaments.archive import tournament_to_data
+from printing.archive import tournament_to_data
 from tournaments.models import Club, Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,8 @@ from django.urls import reverse
 from playwright.sync_api import Page, expect
 
 from tests.factories import make_tournament, make_user, record
-from tournaments.models import Club, HallScreen, Player, Registration, Seat, Session, Table
+from tournaments.models import Club, Player, Registration, Seat, Session, Table
+from hall.models import HallScreen
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})

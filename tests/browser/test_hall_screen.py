@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_offline import log_in
 from tests.factories import make_table, make_tournament, make_user, record
-from tournaments.models import HallScreen, Player, Registration, Session
+from hall.models import HallScreen
+from tournaments.models import Player, Registration, Session
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 HD = {"width": 1920, "height": 1080}

@@ -15,7 +15,7 @@ from tests.notifications.conftest import give_phone, player, run_tasks
 from tests.notifications.conftest import hall as hall  # noqa: F401 - the fixture
 from tests.notifications.conftest import push_service as push_service  # noqa: F401
 from tests.notifications.conftest import vapid as vapid  # noqa: F401
-from tournaments.models import HallScreen
+from hall.models import HallScreen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -28,7 +28,8 @@ from tests.browser.test_offline import log_in
 from tests.browser.test_referee_plays_a_game import fill_round, record_round
 from tests.factories import make_tournament, make_user
 from tournaments.clock import AtTimeLimit
-from tournaments.models import HallScreen, Player, Registration, Seat, Session, Table
+from hall.models import HallScreen
+from tournaments.models import Player, Registration, Seat, Session, Table
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}

@@ -17,7 +17,8 @@ from playwright.sync_api import expect
 
 from tests.browser.test_hall_fits import save_shot
 from tests.factories import make_table, make_tournament, make_user
-from tournaments.models import HallScreen, Session
+from hall.models import HallScreen
+from tournaments.models import Session
 
 HD = {"width": 1920, "height": 1080}
 # Seconds the session has left when the hall opens.

@@ -11,7 +11,7 @@ from django_tasks_db.models import DBTaskResult
 
 from notifications.models import Message, Subscription
 from tests.notifications.conftest import give_phone, player, run_tasks
-from tournaments.models import HallScreen
+from hall.models import HallScreen
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from django.db import connection
 
 from notifications.models import Message
 from tests.notifications.conftest import give_phone
-from tournaments.models import HallScreen
+from hall.models import HallScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONES = 40

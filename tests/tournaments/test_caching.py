@@ -23,7 +23,9 @@ from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.tasks import run_tasks
-from tournaments import caching, downloads, printing
+from printing import pdfs
+from tournaments import caching
+from printing import downloads
 from tournaments.models import TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -258,8 +260,8 @@ def test_only_a_200_is_kept():
 def test_a_second_request_for_an_unchanged_pdf_renders_nothing(
     client, tournament, finished_table, monkeypatch, name, renderer
 ):
-    counted = Calls(getattr(printing, renderer))
-    monkeypatch.setattr(printing, renderer, counted)
+    counted = Calls(getattr(pdfs, renderer))
+    monkeypatch.setattr(pdfs, renderer, counted)
     url = reverse(name, args=[tournament.slug])
     first = b"".join(client.get(url).streaming_content)
     second = client.get(url)
@@ -271,8 +273,8 @@ def test_a_second_request_for_an_unchanged_pdf_renders_nothing(
 def test_a_pdf_of_a_changed_game_or_tournament_is_rendered_afresh(
     client, tournament, table, referee, monkeypatch
 ):
-    counted = Calls(printing.filled_score_sheet)
-    monkeypatch.setattr(printing, "filled_score_sheet", counted)
+    counted = Calls(pdfs.filled_score_sheet)
+    monkeypatch.setattr(pdfs, "filled_score_sheet", counted)
     url = reverse("tables:sheet_pdf", args=[table.pk])
     client.get(url)
     client.get(url)
@@ -287,8 +289,8 @@ def test_a_pdf_of_a_changed_game_or_tournament_is_rendered_afresh(
 def test_the_sheet_pdf_with_account_names_is_kept_apart(
     client, referee_client, table, referee, monkeypatch
 ):
-    counted = Calls(printing.filled_score_sheet)
-    monkeypatch.setattr(printing, "filled_score_sheet", counted)
+    counted = Calls(pdfs.filled_score_sheet)
+    monkeypatch.setattr(pdfs, "filled_score_sheet", counted)
     url = reverse("tables:sheet_pdf", args=[table.pk])
     client.get(url)
     referee_client.get(url)
@@ -409,7 +411,7 @@ def test_a_kept_part_of_a_page_is_rendered_once_and_carries_each_readers_own_tok
     token each time it is served, never the token of whoever had it rendered."""
     rendered = Calls(caching.render_to_string)
     monkeypatch.setattr(caching, "render_to_string", rendered)
-    template = "tournaments/seasons/_settings.html"
+    template = "seasons/_settings.html"
     first, second = (RequestFactory().get("/seasons/new/") for _ in range(2))
     html_first = caching.part(first, template, ("v1",), {"form": None, "season": None})
     html_second = caching.part(second, template, ("v1",), {"form": None, "season": None})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_table, record
-from tests.tournaments.test_printing import FOUR, ROUNDS
+from tests.printing.test_printing import FOUR, ROUNDS
 from tournaments.chart import progression_svg
 from tournaments.sheets import GameSheet
 

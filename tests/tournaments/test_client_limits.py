@@ -8,7 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import make_table, record
-from tournaments.models import Season, TableCode, Tournament
+from seasons.models import Season
+from tournaments.models import TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
 

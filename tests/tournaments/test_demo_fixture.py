@@ -9,25 +9,14 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import ratings
+from seasons import ratings
 from tournaments.clock import Phase
-from tournaments.hall import board
-from tournaments.management.commands import build_demo
-from tournaments.models import (
-    Game,
-    HallScreen,
-    Hand,
-    Player,
-    PlayerRating,
-    RatingChange,
-    Round,
-    Season,
-    Session,
-    SessionClockEvent,
-    Table,
-    Tournament,
-)
-from tournaments.models.seasons import season_tables
+from hall.board import board
+from yaniv_club.management.commands import build_demo
+from tournaments.models import Game, Hand, Player, Round, Session, SessionClockEvent, Table, Tournament
+from hall.models import HallScreen
+from seasons.models import PlayerRating, RatingChange, Season
+from seasons.models.seasons import season_tables
 
 # Each loads the whole demo (`make test`, CI).
 pytestmark = pytest.mark.slow

@@ -16,7 +16,8 @@ from django.utils import timezone
 from tests.factories import HTMX, make_tournament
 from tests.tournaments.test_director_views import creator
 from tests.tournaments.test_final import play_out, qualify
-from tournaments.models import HallScreen, Player, Session, SessionClockEvent
+from hall.models import HallScreen
+from tournaments.models import Player, Session, SessionClockEvent
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from scoring.errors import FinalError
 from tests.factories import make_table, make_user, record, settings_post
-from tests.tournaments.test_printing import pdftotext, squeeze
-from tournaments import printing
+from tests.printing.test_printing import pdftotext, squeeze
+from printing import pdfs
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Session, Tournament
 
@@ -240,7 +240,7 @@ def printed_lines(content: bytes) -> list[str]:
 
 
 def test_the_standings_pdf_prints_the_final_standings_above_the_qualifying(two_finals_played):
-    lines = printed_lines(printing.standings_pdf(two_finals_played))
+    lines = printed_lines(pdfs.standings_pdf(two_finals_played))
     final = lines[lines.index("Final standings") : lines.index("Qualifying")]
     # Place, player, stage, score (3 + 2, 3 + 0, 2 + 1; the B final 1.5 + 2, 1 + 1, 1.5 + 0),
     # everyone's game not signed off: provisional.
@@ -260,7 +260,7 @@ def test_the_standings_pdf_prints_the_final_standings_above_the_qualifying(two_f
     assert "1 Ann 3* 1 1 0 3" in qualifying and "3 Finn 2* 1 0 8 4" in qualifying
     # A session's standings PDF has no final part.
     session = printed_lines(
-        printing.standings_pdf(two_finals_played, final_session(two_finals_played))
+        pdfs.standings_pdf(two_finals_played, final_session(two_finals_played))
     )
     assert "Final standings" not in session
 
@@ -272,7 +272,7 @@ def final_session(tournament: Tournament) -> Session:
 
 
 def test_the_report_prints_the_final_standings_and_labels_the_final(two_finals_played):
-    text = squeeze(pdftotext(printing.tournament_report(two_finals_played)))
+    text = squeeze(pdftotext(pdfs.tournament_report(two_finals_played)))
     assert text.index("Final standings") < text.index("Qualifying") < text.index("Session 1")
     assert "Standings so far" not in text
     assert "Session 2 · Final planned · 2 tables" in text
@@ -284,7 +284,7 @@ def test_the_report_prints_the_final_standings_and_labels_the_final(two_finals_p
 
 def test_a_report_without_a_final_is_unchanged(tournament):
     make_table(tournament=tournament)
-    text = squeeze(pdftotext(printing.tournament_report(tournament)))
+    text = squeeze(pdftotext(pdfs.tournament_report(tournament)))
     assert "Standings so far" in text and "Qualifying" not in text and "Final" not in text
 
 

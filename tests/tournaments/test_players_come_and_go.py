@@ -18,10 +18,10 @@ from django.urls import reverse
 
 from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
-from tournaments import archive, downloads
+from printing import archive, downloads
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
-from tournaments.printing.standings import standings_pdf
+from printing.standings import standings_pdf
 
 pytestmark = pytest.mark.django_db
 

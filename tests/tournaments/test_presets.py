@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from scoring import rules
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
-from tests.tournaments.test_archive import export, import_file, snapshot, table_data, wipe
+from tests.printing.test_archive import export, import_file, snapshot, table_data, wipe
 from tests.tournaments.test_director_views import tournament_post
-from tests.tournaments.test_downloads import csv_rows
+from tests.printing.test_downloads import csv_rows
 from tournaments.models import Tournament
 from tournaments.sheets import GameSheet
 
@@ -189,7 +189,7 @@ def test_the_sheet_pdf_leaves_an_eliminated_players_cells_empty(referee_client, 
     assert response["Content-Type"] == "application/pdf"
     import re
 
-    from tests.tournaments.test_printing import pdftotext, round_line
+    from tests.printing.test_printing import pdftotext, round_line
 
     text = pdftotext(b"".join(response.streaming_content))
     # Chris went out after round 5 (225, above 200): round 6 has Ann's and Bart's cells only.
@@ -295,11 +295,11 @@ def test_the_printed_rules_box_has_every_presets_numbers(ruleset):
 
 
 def test_the_blank_sheets_of_an_israeli_tournament_print_its_rules():
-    from tests.tournaments.test_printing import pdftotext, squeeze
-    from tournaments import printing
+    from tests.printing.test_printing import pdftotext, squeeze
+    from printing import pdfs
 
     table = make_table(tournament=make_tournament(preset="israeli"))
-    flat = squeeze(pdftotext(printing.blank_score_sheets(table.session)))
+    flat = squeeze(pdftotext(pdfs.blank_score_sheets(table.session)))
     assert "100 → 50 or 200 → 100" in flat
     assert "the last player left wins" in flat
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
-from tests.tournaments.test_printing import pdftotext, squeeze
+from tests.printing.test_printing import pdftotext, squeeze
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Session, TableCode, Tournament
 

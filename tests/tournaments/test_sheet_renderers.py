@@ -22,8 +22,8 @@ from scoring import rules
 from scoring.records import game_to_record
 from scoring.sheet import LETTERS, MEANINGS, Mark, legend
 from tests.factories import make_table, make_tournament, make_user, record
-from tests.tournaments.test_printing import pdftotext, squeeze
-from tournaments import printing
+from tests.printing.test_printing import pdftotext, squeeze
+from printing import pdfs
 from tournaments.models import Player
 from tournaments.sheets import GameSheet
 
@@ -121,7 +121,7 @@ def test_the_player_page_lists_the_presets_marks(client, game):
 
 def test_the_filled_pdf_prints_the_presets_legend(game):
     sheet = GameSheet.load(game.game)
-    text = squeeze(pdftotext(printing.filled_score_sheet(sheet)))
+    text = squeeze(pdftotext(pdfs.filled_score_sheet(sheet)))
     marks = " · ".join(f"{letter} {meaning}" for letter, meaning in expected_legend(sheet.ruleset))
     assert f"Marks: {marks}" in text
     if not sheet.ruleset.scores_false_yaniv:

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from tests.factories import HTMX, make_table, record
 from tournaments.errors import Refused
-from tournaments.models import HallScreen, Session
+from hall.models import HallScreen
+from tournaments.models import Session
 from tournaments.templatetags.clock import session_clock
 
 pytestmark = pytest.mark.django_db

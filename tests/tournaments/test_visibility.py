@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user
 from tests.tournaments.test_director_views import confirm, payload_of, upload
-from tournaments.models import Club, Player, Registration, Season
+from tournaments.models import Club, Player, Registration
+from seasons.models import Season
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,6 @@ module imports only those before it.
 
 from __future__ import annotations
 
-from tournaments.models.downloads import PreparedDownload
 from tournaments.models.games import (
     AlreadyApplied,
     Confirmation,
@@ -24,10 +23,7 @@ from tournaments.models.games import (
     TooManyDisputes,
     same_entries,
 )
-from tournaments.models.hall import HallScreen
 from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
-from tournaments.models.ratings import PlayerRating, RatingChange, RatingLedger
-from tournaments.models.seasons import Season, SeasonTournament
 from tournaments.models.tournaments import (
     FALSE_YANIV_LABELS,
     PRESET_LABELS,
@@ -53,19 +49,12 @@ __all__ = [
     "Game",
     "GameChange",
     "GameRows",
-    "HallScreen",
     "Hand",
     "MergeRefused",
     "Player",
     "PlayerMerge",
-    "PlayerRating",
-    "PreparedDownload",
-    "RatingChange",
-    "RatingLedger",
     "Registration",
     "Round",
-    "Season",
-    "SeasonTournament",
     "RoundConflict",
     "Seat",
     "Session",

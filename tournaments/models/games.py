@@ -684,7 +684,7 @@ class Game(models.Model):
         it, outside the change's transaction: a round never waits for them nor fails by them."""
         if game.finished or game._was_finished:
             # The rating reads the games' models: imported when a game changes.
-            from tournaments import ratings
+            from seasons import ratings
 
             ratings.schedule(game.pk)
 

@@ -23,13 +23,7 @@ from django_htmx.http import trigger_client_event
 
 from tournaments import access
 from tournaments.errors import on_form
-from tournaments.forms_seasons import (
-    SEARCH_LIMIT,
-    SEARCH_MIN_LENGTH,
-    MergeForm,
-    PlayerChoiceForm,
-    PlayerSearchForm,
-)
+from seasons.forms import SEARCH_LIMIT, SEARCH_MIN_LENGTH, MergeForm, PlayerChoiceForm, PlayerSearchForm
 from tournaments.models import MergeRefused, Player, PlayerMerge, Registration, Tournament
 from tournaments.views.live import HtmxHttpRequest
 
@@ -177,7 +171,7 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
     found = search.players(request.user) if search.is_bound else None
     return render(
         request,
-        "tournaments/profiles/merge.html",
+        "seasons/profiles/merge.html",
         {
             "search_form": search,
             "found": list(found) if found is not None else None,

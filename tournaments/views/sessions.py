@@ -28,7 +28,8 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from scoring.errors import SeatingError
-from tournaments import printing, texts
+from printing import pdfs
+from tournaments import texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
 from tournaments.clock import Phase
 from tournaments.errors import Refused, sentence
@@ -512,7 +513,7 @@ def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
         table_id: request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
         for table_id, code in session.ensure_codes().items()
     }
-    content = printing.blank_score_sheets(session, links=links)
+    content = pdfs.blank_score_sheets(session, links=links)
     response = FileResponse(
         io.BytesIO(content),
         filename=f"{slug}-session-{number}-score-sheets.pdf",

@@ -1,0 +1,1 @@
+"""Printing and exports: the PDFs (`pdfs`), CSV, the JSON archive, backups."""
