@@ -25,8 +25,8 @@ from api.http import ERRORS, Page, Paging, Tagged, page, paged, tagged, window
 from api.schemas import SeasonDetail, SeasonOut
 from api.tournaments import StandingsPaging
 from seasons.models import Season
-from tournaments.models import Tournament
 from seasons.models.seasons import SeasonTable, season_tables
+from tournaments.models import Tournament
 
 router = Router(tags=["seasons"])
 

@@ -25,9 +25,9 @@ from scoring import finals
 from scoring.finals import CarryOver
 from scoring.records import game_to_record
 from scoring.standings import Standing, placement_points
+from seasons.models import Season, SeasonTournament
 from tournaments import caching
 from tournaments.models import Club, Game, Player, Session, Tournament
-from seasons.models import Season, SeasonTournament
 from tournaments.models.tournaments import StandingPlayer
 from tournaments.sheets import GameSheet
 

@@ -43,8 +43,8 @@ from openskill.models import PlackettLuce
 from bench import BenchError, say
 from scoring.rating import DEFAULT_MODEL, FinishedGame, rate_games
 from seasons import ratings
-from tournaments.models import Game, Player, Seat, Session, Table, Tournament
 from seasons.models import PlayerRating, RatingChange
+from tournaments.models import Game, Player, Seat, Session, Table, Tournament
 
 TABLE_SIZE = 4
 SESSIONS = 8

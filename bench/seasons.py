@@ -46,8 +46,8 @@ from django.urls import reverse
 from bench import BenchError, say
 from bench.hotpath import _table, quiet_logs
 from bench.ratings import SESSIONS, TABLE_SIZE, Figure, Probe, build, database, measure, report
-from tournaments.models import Game, Seat, Session, Table, Tournament
 from seasons.models import Season, SeasonTournament
+from tournaments.models import Game, Seat, Session, Table, Tournament
 
 HTMX = {"HX-Request": "true"}
 SLUG = "bench-seasons"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from hall.models import HallScreen
-from hall.models import MESSAGE_LENGTH, SECONDS_PER_VIEW
+from hall.models import MESSAGE_LENGTH, SECONDS_PER_VIEW, HallScreen
 
 
 class HallScreenForm(forms.ModelForm):

@@ -9,10 +9,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from tournaments import access
 from hall import board as hall
 from hall.forms import HallScreenAddForm, HallScreenForm
 from hall.models import HallScreen
+from tournaments import access
 from tournaments.models import Tournament
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 

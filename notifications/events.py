@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from tournaments.models import Dispute, Game, Seat, Session, Table, Tournament
 from hall.models import HallScreen
+from tournaments.models import Dispute, Game, Seat, Session, Table, Tournament
 
 
 @dataclass(frozen=True)

@@ -54,9 +54,9 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
+from printing import archive_file
 from scoring import rules
 from scoring.records import game_from_record, game_to_record, read_json
-from printing import archive_file
 from tournaments.models import (
     Club,
     Game,

@@ -9,13 +9,27 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer, Table, TableStyle
 
-from scoring.rules import BELGIAN
-from tournaments import models
+from printing.document import (
+    GREY,
+    LINE,
+    PORTRAIT,
+    SOFT,
+    build,
+    day,
+    e,
+    frame_size,
+    game_state,
+    p,
+    rank_text,
+    title,
+    when,
+)
 from printing.downloads import stage_label
-from tournaments.fonts import BOLD, FONT
-from printing.document import GREY, LINE, PORTRAIT, SOFT, build, day, e, frame_size, game_state, p, rank_text, title, when
 from printing.score_sheets import ranked
 from printing.standings import final_part, scheme, standings_table
+from scoring.rules import BELGIAN
+from tournaments import models
+from tournaments.fonts import BOLD, FONT
 from tournaments.sheets import GameSheet, sheets_by_game
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, Table, TableStyle
 
-from scoring.rules import Ruleset
 from printing.document import height_of, p
+from scoring.rules import Ruleset
 from tournaments.rules_text import marks_line, rule_lines
 
 

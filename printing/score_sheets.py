@@ -26,13 +26,34 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from printing.document import (
+    GREY,
+    LANDSCAPE,
+    LINE,
+    PORTRAIT,
+    RED,
+    SOFT,
+    build,
+    day,
+    decks,
+    e,
+    fitted,
+    frame_size,
+    game_state,
+    height_of,
+    orientation_for,
+    p,
+    players,
+    rank_text,
+    title,
+    when,
+)
+from printing.rules_box import rules_box
 from scoring.rules import RoundKind, Ruleset
 from scoring.sheet import Cell, Mark, legend
 from tournaments.chart import progression_drawing
 from tournaments.fonts import BOLD, FONT
 from tournaments.models import Seat
-from printing.document import GREY, LANDSCAPE, LINE, PORTRAIT, RED, SOFT, build, day, decks, e, fitted, frame_size, game_state, height_of, orientation_for, p, players, rank_text, title, when
-from printing.rules_box import rules_box
 from tournaments.rules_text import marks_line
 from tournaments.sheets import GameSheet
 from tournaments.texts import mark_letter, sentence

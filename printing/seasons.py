@@ -11,11 +11,23 @@ from django.utils.translation import gettext, ngettext
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from printing.document import (
+    GREY,
+    LANDSCAPE,
+    LINE,
+    PORTRAIT,
+    build,
+    e,
+    fitted,
+    frame_size,
+    p,
+    title,
+    when,
+)
 from scoring import seasons as season_rules
-from tournaments.fonts import BOLD, FONT
 from seasons.models.seasons import SeasonTable
-from printing.document import GREY, LANDSCAPE, LINE, PORTRAIT, build, e, fitted, frame_size, p, title, when
 from seasons.templatetags.seasons import season_points as format_points
+from tournaments.fonts import BOLD, FONT
 
 UPRIGHT_UP_TO = 6
 

@@ -10,12 +10,12 @@ from django.utils.translation import gettext, ngettext, pgettext
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
+from printing.document import GREY, LINE, PORTRAIT, build, day, e, frame_size, p, title, when
+from printing.downloads import stage_label
 from scoring import standings
 from scoring.finals import CarryOver
 from tournaments import texts
-from printing.downloads import stage_label
 from tournaments.fonts import BOLD, FONT
-from printing.document import GREY, LINE, PORTRAIT, build, day, e, frame_size, p, title, when
 from tournaments.templatetags.yaniv import points as format_points
 
 

@@ -15,9 +15,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import seasons
-from tournaments.models import Club, Player, Tournament
 from seasons.models import Season
 from seasons.models.seasons import season_error
+from tournaments.models import Club, Player, Tournament
 
 # Paths under /seasons/ that a season's address cannot take.
 RESERVED_SLUGS = {"new"}

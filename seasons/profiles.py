@@ -17,9 +17,15 @@ from django.db.models import Q
 
 from scoring import seasons as season_rules
 from scoring import standings
-from tournaments.models import Club, Player, Seat, Tournament
 from seasons.models import Season
-from seasons.models.seasons import SeasonRow, SeasonTable, final_places, finished_seats_of, season_tables
+from seasons.models.seasons import (
+    SeasonRow,
+    SeasonTable,
+    final_places,
+    finished_seats_of,
+    season_tables,
+)
+from tournaments.models import Club, Player, Seat, Tournament
 
 # How many table-mates the profile lists, and the most lines of a season on a club's page.
 RIVALS_SHOWN = 10

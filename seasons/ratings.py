@@ -35,8 +35,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
 
 from scoring.rating import FinishedGame, Placing, Skill, SkillChange, rate_games
-from tournaments.models import Game, Player, Seat, Tournament
 from seasons.models.ratings import PlayerRating, RatingChange, RatingLedger
+from tournaments.models import Game, Player, Seat, Tournament
 
 # A finished game without a finishing moment (none since the moment was kept) comes first.
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)

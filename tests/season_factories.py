@@ -12,9 +12,9 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from seasons.models import Season, SeasonTournament
 from tests.factories import make_tournament
 from tournaments.models import Game, Player, Registration, Seat, Session, Table, Tournament
-from seasons.models import Season, SeasonTournament
 
 
 def players(*names: str, club=None) -> list[Player]:

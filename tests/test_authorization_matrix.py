@@ -28,11 +28,23 @@ from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tests.factories import make_table, make_tournament, make_user, record
-from tests.test_security import row_counts
-from tournaments.models import AccountOrigin, Club, GameChange, Hand, Player, Registration, Round, Seat, Table, TableCode, Tournament
 from hall.models import HallScreen
 from seasons.models import Season, SeasonTournament
+from tests.factories import make_table, make_tournament, make_user, record
+from tests.test_security import row_counts
+from tournaments.models import (
+    AccountOrigin,
+    Club,
+    GameChange,
+    Hand,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    TableCode,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -18,12 +18,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from printing import pdfs
 from scoring import rules, standings
 from scoring.sheet import Mark
 from tests.factories import HTMX, make_table, record
 from tests.pofile import Entry, read
 from tests.printing.test_printing import EIGHT, keep_png, pdftotext, squeeze
-from printing import pdfs
 from tournaments import texts
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet

@@ -15,10 +15,21 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from seasons.models import Season, SeasonTournament
 from tests.factories import HTMX, PASSWORD, make_table, make_tournament, make_user, record
 from tests.profiles import sized
-from tournaments.models import Club, Dispute, Game, Hand, Registration, Round, Session, Table, TableCode, Tournament
-from seasons.models import Season, SeasonTournament
+from tournaments.models import (
+    Club,
+    Dispute,
+    Game,
+    Hand,
+    Registration,
+    Round,
+    Session,
+    Table,
+    TableCode,
+    Tournament,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -31,10 +31,10 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from tournaments.clock import clock_state
-from tournaments.models import Game, Session, Table, TableCode, Tournament
 from hall.models import HallScreen
 from seasons.models import Season
+from tournaments.clock import clock_state
+from tournaments.models import Game, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
 

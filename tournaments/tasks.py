@@ -17,8 +17,8 @@ from django.utils import translation
 from django_tasks import task
 
 from printing import pdfs
-from seasons import ratings
 from printing.models import PreparedDownload
+from seasons import ratings
 
 logger = logging.getLogger(__name__)
 

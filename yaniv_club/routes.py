@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import director, disputes, people, players, public, sessions, tables, webapp
-from printing.views import downloads, printing, transfer
 from hall import views as hall
+from printing.views import downloads, printing, transfer
 from seasons.views import profiles, seasons
+from tournaments.views import director, disputes, people, players, public, sessions, tables, webapp
 
 public_patterns = (
     [

@@ -12,9 +12,9 @@ from django.urls import include, path
 
 from api.v1 import api
 from tournaments import admin as tournament_admin
-from yaniv_club.routes import code_patterns, manage_patterns, public_patterns, table_patterns
 from yaniv_club.health import health
 from yaniv_club.metrics import metrics
+from yaniv_club.routes import code_patterns, manage_patterns, public_patterns, table_patterns
 
 
 def _by_email(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:

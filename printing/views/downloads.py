@@ -19,8 +19,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from tournaments import access, caching
 from printing import archive, downloads
+from tournaments import access, caching
 from tournaments.access import (
     get_tournament_for_director,
     get_tournament_for_viewer,

@@ -20,8 +20,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from printing import pdfs
-from tournaments import access, caching, tasks
 from printing.models import PreparedDownload
+from tournaments import access, caching, tasks
 from tournaments.sheets import GameSheet
 
 # How often the page of a report being prepared asks again, in seconds.

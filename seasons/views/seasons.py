@@ -25,14 +25,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoring import seasons as season_rules
-from tournaments import access
 from printing import downloads, season_downloads
-from tournaments.errors import CODED_ERRORS, on_form
+from printing.seasons import season_standings_pdf
+from scoring import seasons as season_rules
 from seasons.forms import AddTournamentForm, CoefficientForm, SeasonForm
 from seasons.models import Season, SeasonTournament
+from tournaments import access
+from tournaments.errors import CODED_ERRORS, on_form
 from tournaments.models import Tournament
-from printing.seasons import season_standings_pdf
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
 
 CSV = "text/csv; charset=utf-8"

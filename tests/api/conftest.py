@@ -20,11 +20,11 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
+from seasons import ratings
+from seasons.models import Season
 from tests.factories import make_championship, make_table, make_tournament, make_user, record
 from tests.season_factories import finished_tables, make_season
-from seasons import ratings
 from tournaments.models import Player, Registration, Seat, Tournament
-from seasons.models import Season
 
 PRIVATE_PLAYERS = ("Quentin Secretus", "Ursula Hiddenberg", "Valentin Privé")
 DRAFT_PLAYERS = ("Xavier Draftsman", "Walter Unseen")

@@ -10,6 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from seasons import ratings
+from seasons.models import PlayerRating, Season
 from tests.api.conftest import (
     PRIVATE_SEASON_SLUG,
     PRIVATE_SLUG,
@@ -20,9 +22,7 @@ from tests.api.conftest import (
 )
 from tests.factories import make_user
 from tests.season_factories import finished_tables, make_season, players, ranked_tournament
-from seasons import ratings
 from tournaments.models import Player, Tournament
-from seasons.models import PlayerRating, Season
 
 pytestmark = pytest.mark.django_db
 

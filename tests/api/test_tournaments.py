@@ -9,9 +9,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from printing.archive import tournament_to_data
 from tests.factories import ANN, BART, CHRIS, EVA, hands, make_user, record, seat
 from tests.season_factories import make_season
-from printing.archive import tournament_to_data
 from tournaments.models import Club, Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db

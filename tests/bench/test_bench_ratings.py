@@ -8,8 +8,8 @@ import re
 import pytest
 
 from bench import ratings as ratings_bench
-from tournaments.models import Game, Player, Tournament
 from seasons.models import RatingChange
+from tournaments.models import Game, Player, Tournament
 
 LINE = re.compile(
     r"^(?P<figure>.+?) +(?P<ms>\d+\.\d\d) +(?P<queries>\d+)  (?P<floor>.+?) +"

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from bench import seasons as seasons_bench
-from tournaments.models import Game, Player, Tournament
 from seasons.models import Season
+from tournaments.models import Game, Player, Tournament
 
 LINE = re.compile(
     r"^(?P<figure>.+?) +(?P<ms>\d+\.\d\d) +(?P<queries>\d+)  (?P<floor>.+?) +"

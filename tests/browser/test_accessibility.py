@@ -19,11 +19,11 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from seasons.models import Season, SeasonTournament
 from tests.browser.test_offline import log_in
 from tests.browser.test_referee_plays_a_game import fill_round
 from tests.factories import make_table, make_tournament, make_user, record
 from tournaments.models import Club, Registration, TableCode, Tournament
-from seasons.models import Season, SeasonTournament
 
 AXE = Path(__file__).resolve().parents[1] / "vendor" / "axe-core" / "axe.min.js"
 PLAYERS = ["Ann", "Bart", "Chris", "Dirk"]

@@ -15,9 +15,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from hall.models import HallScreen
 from tests.factories import make_tournament, make_user, record
 from tournaments.models import Club, Player, Registration, Seat, Session, Table
-from hall.models import HallScreen
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SIZES = ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720})

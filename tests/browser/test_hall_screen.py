@@ -14,9 +14,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
+from hall.models import HallScreen
 from tests.browser.test_offline import log_in
 from tests.factories import make_table, make_tournament, make_user, record
-from hall.models import HallScreen
 from tournaments.models import Player, Registration, Session
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

@@ -10,12 +10,12 @@ import time
 import pytest
 from django.urls import reverse
 
+from hall.models import HallScreen
 from notifications.models import Subscription
 from tests.notifications.conftest import give_phone, player, run_tasks
 from tests.notifications.conftest import hall as hall  # noqa: F401 - the fixture
 from tests.notifications.conftest import push_service as push_service  # noqa: F401
 from tests.notifications.conftest import vapid as vapid  # noqa: F401
-from hall.models import HallScreen
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

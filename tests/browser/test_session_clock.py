@@ -23,12 +23,12 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from hall.models import HallScreen
 from tests.browser.test_championship_referee import watch
 from tests.browser.test_offline import log_in
 from tests.browser.test_referee_plays_a_game import fill_round, record_round
 from tests.factories import make_tournament, make_user
 from tournaments.clock import AtTimeLimit
-from hall.models import HallScreen
 from tournaments.models import Player, Registration, Seat, Session, Table
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"

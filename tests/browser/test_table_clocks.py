@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from hall.models import HallScreen
 from tests.browser.test_hall_fits import save_shot
 from tests.factories import make_table, make_tournament, make_user
-from hall.models import HallScreen
 from tournaments.models import Session
 
 HD = {"width": 1920, "height": 1080}

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from hall import board as hall
 from hall.models import HallScreen
+from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tournaments.models import Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from hall.models import HallScreen
 from notifications.models import Message, Subscription
 from tests.notifications.conftest import give_phone, player, run_tasks
-from hall.models import HallScreen
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ import datetime
 
 import pytest
 
+from hall.models import HallScreen
 from notifications.models import Message, Subscription
 from tests.factories import make_table, record
 from tests.notifications.conftest import give_phone, player, run_tasks
-from hall.models import HallScreen
 from tournaments.models import Seat, Session
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from hall.models import HallScreen
 from notifications.models import Message
 from tests.notifications.conftest import give_phone
-from hall.models import HallScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONES = 40

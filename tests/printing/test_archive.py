@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from printing import archive
 from scoring import records, rules
 from tests.factories import (
     ANN,
@@ -33,7 +34,6 @@ from tests.factories import (
 )
 from tests.printing.test_downloads import DIRK_45
 from tests.tournaments.test_final import play_out, qualify
-from printing import archive
 from tournaments.models import (
     Club,
     Game,

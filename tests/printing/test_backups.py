@@ -18,8 +18,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from tests.snapshots import SNAPSHOT, manage, ok, own_database
 from printing import backups
+from tests.snapshots import SNAPSHOT, manage, ok, own_database
 
 
 @pytest.fixture

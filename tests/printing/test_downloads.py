@@ -16,6 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from printing import downloads
 from tests.factories import (
     ANN,
     BART,
@@ -31,7 +32,6 @@ from tests.factories import (
     record,
 )
 from tests.tournaments.test_final import play_out, qualify
-from printing import downloads
 from tournaments.models import Hand, Tournament
 
 pytestmark = pytest.mark.django_db

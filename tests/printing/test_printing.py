@@ -22,13 +22,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django_tasks_db.models import DBTaskResult
 
+from printing import pdfs
+from printing.models import PreparedDownload
 from scoring import rules
 from scoring.sheet import Mark, legend
 from tests.factories import entries, make_table, make_tournament, make_user, record
 from tests.tasks import run_tasks
-from printing import pdfs
 from tournaments import texts
-from printing.models import PreparedDownload
 from tournaments.sheets import GameSheet
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from printing import archive, transfer
 from tests.factories import make_user
 from tests.snapshots import ROOT, manage, ok, own_database
-from printing import archive, transfer
 from tournaments.management.commands.createdirector import directors_group
 from tournaments.models import Tournament
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from seasons import profiles
 from tests.factories import make_tournament, make_user
 from tests.season_factories import finished_tables, make_season, players
-from seasons import profiles
 from tournaments.models import Club, Player, Tournament
 
 pytestmark = pytest.mark.django_db

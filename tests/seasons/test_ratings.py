@@ -19,12 +19,12 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from scoring.rating import FinishedGame, Placing, rate_game, rate_games
+from seasons import ratings
+from seasons.models import PlayerRating, RatingChange
 from tests.factories import entries, make_tournament
 from tests.tasks import run_tasks
-from seasons import ratings
 from tournaments import tasks
 from tournaments.models import Game, Player, Seat, Session, Table, Tournament
-from seasons.models import PlayerRating, RatingChange
 
 pytestmark = pytest.mark.django_db
 

@@ -14,13 +14,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from printing.document import page_count
 from scoring.seasons import SeasonError
+from seasons.models import Season, SeasonTournament
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.season_factories import finished_tables, make_season, players, ranked_tournament
 from tournaments.errors import Refused
 from tournaments.models import Club, Player, Session, Tournament
-from seasons.models import Season, SeasonTournament
-from printing.document import page_count
 
 pytestmark = pytest.mark.django_db
 

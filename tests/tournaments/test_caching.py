@@ -21,11 +21,10 @@ from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from printing import downloads, pdfs
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.tasks import run_tasks
-from printing import pdfs
 from tournaments import caching
-from printing import downloads
 from tournaments.models import TableCode, Tournament
 
 pytestmark = pytest.mark.django_db

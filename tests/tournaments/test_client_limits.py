@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_table, record
 from seasons.models import Season
+from tests.factories import make_table, record
 from tournaments.models import TableCode, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,14 +9,23 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from seasons import ratings
-from tournaments.clock import Phase
 from hall.board import board
-from yaniv_club.management.commands import build_demo
-from tournaments.models import Game, Hand, Player, Round, Session, SessionClockEvent, Table, Tournament
 from hall.models import HallScreen
+from seasons import ratings
 from seasons.models import PlayerRating, RatingChange, Season
 from seasons.models.seasons import season_tables
+from tournaments.clock import Phase
+from tournaments.models import (
+    Game,
+    Hand,
+    Player,
+    Round,
+    Session,
+    SessionClockEvent,
+    Table,
+    Tournament,
+)
+from yaniv_club.management.commands import build_demo
 
 # Each loads the whole demo (`make test`, CI).
 pytestmark = pytest.mark.slow

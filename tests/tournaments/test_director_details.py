@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from hall.models import HallScreen
 from tests.factories import HTMX, make_tournament
 from tests.tournaments.test_director_views import creator
 from tests.tournaments.test_final import play_out, qualify
-from hall.models import HallScreen
 from tournaments.models import Player, Session, SessionClockEvent
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from printing import pdfs
 from scoring.errors import FinalError
 from tests.factories import make_table, make_user, record, settings_post
 from tests.printing.test_printing import pdftotext, squeeze
-from printing import pdfs
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Session, Tournament
 

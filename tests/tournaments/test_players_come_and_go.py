@@ -16,12 +16,12 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from printing import archive, downloads
+from printing.standings import standings_pdf
 from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
-from printing import archive, downloads
 from tournaments.errors import Refused
 from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
-from printing.standings import standings_pdf
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 from scoring import rules
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tests.printing.test_archive import export, import_file, snapshot, table_data, wipe
-from tests.tournaments.test_director_views import tournament_post
 from tests.printing.test_downloads import csv_rows
+from tests.tournaments.test_director_views import tournament_post
 from tournaments.models import Tournament
 from tournaments.sheets import GameSheet
 
@@ -295,8 +295,8 @@ def test_the_printed_rules_box_has_every_presets_numbers(ruleset):
 
 
 def test_the_blank_sheets_of_an_israeli_tournament_print_its_rules():
-    from tests.printing.test_printing import pdftotext, squeeze
     from printing import pdfs
+    from tests.printing.test_printing import pdftotext, squeeze
 
     table = make_table(tournament=make_tournament(preset="israeli"))
     flat = squeeze(pdftotext(pdfs.blank_score_sheets(table.session)))

@@ -18,12 +18,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from printing import pdfs
 from scoring import rules
 from scoring.records import game_to_record
 from scoring.sheet import LETTERS, MEANINGS, Mark, legend
 from tests.factories import make_table, make_tournament, make_user, record
 from tests.printing.test_printing import pdftotext, squeeze
-from printing import pdfs
 from tournaments.models import Player
 from tournaments.sheets import GameSheet
 

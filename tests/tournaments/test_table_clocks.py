@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from hall.models import HallScreen
 from tests.factories import HTMX, make_table, record
 from tournaments.errors import Refused
-from hall.models import HallScreen
 from tournaments.models import Session
 from tournaments.templatetags.clock import session_clock
 

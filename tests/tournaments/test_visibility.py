@@ -11,10 +11,10 @@ from django.contrib.auth.models import AnonymousUser, Permission
 from django.test import Client
 from django.urls import reverse
 
+from seasons.models import Season
 from tests.factories import HTMX, make_table, make_tournament, make_user
 from tests.tournaments.test_director_views import confirm, payload_of, upload
 from tournaments.models import Club, Player, Registration
-from seasons.models import Season
 
 pytestmark = pytest.mark.django_db
 

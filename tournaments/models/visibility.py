@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     # For the type checker alone (the querysets' item types, named in quotes below): at run
     # time these modules import this one.
     from tournaments.models.people import Club, Player  # noqa: F401
-    from seasons.models.seasons import Season
     from tournaments.models.tournaments import Tournament  # noqa: F401
 
 _Directed = TypeVar("_Directed", bound="Directed")

@@ -27,8 +27,8 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring.errors import SeatingError
 from printing import pdfs
+from scoring.errors import SeatingError
 from tournaments import texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
 from tournaments.clock import Phase

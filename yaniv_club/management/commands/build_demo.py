@@ -41,13 +41,26 @@ from django.core import serializers
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from hall.models import HallScreen
 from scoring import dealer, rules
 from seasons import ratings
-from tournaments.clock import Phase
-from tournaments.models import Club, Game, GameChange, Hand, Player, Registration, Round, Seat, Session, SessionClockEvent, Table, Tournament
-from hall.models import HallScreen
 from seasons.models import PlayerRating, RatingChange, RatingLedger, Season, SeasonTournament
 from seasons.models.seasons import season_tables
+from tournaments.clock import Phase
+from tournaments.models import (
+    Club,
+    Game,
+    GameChange,
+    Hand,
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Session,
+    SessionClockEvent,
+    Table,
+    Tournament,
+)
 from tournaments.sheets import GameSheet
 
 SEED = 2026
