@@ -48,6 +48,8 @@ class HallScreen(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_hallscreen"
         verbose_name = _("hall screen")
         verbose_name_plural = _("hall screens")
         constraints = [

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from hall import board as hall
+from hall.access import find_screen
+from hall.board import board
 from hall.forms import HallScreenAddForm, HallScreenForm
 from hall.models import HallScreen
 from tournaments import access
@@ -34,7 +35,7 @@ def screen(request: HtmxHttpRequest, slug: str, number: int = 1) -> HttpResponse
 @require_safe
 def screen_by_key(request: HtmxHttpRequest, key: str) -> HttpResponse:
     """A screen by its secret link: how a private tournament's hall sees it."""
-    found = access.find_screen(request, key)
+    found = find_screen(request, key)
     return _render_screen(request, found.tournament, found)
 
 
@@ -52,7 +53,7 @@ def _render_screen(
         request,
         template,
         {
-            "board": hall.board(tournament, found),
+            "board": board(tournament, found),
             "version": version,
             "poll_seconds": poll_seconds(),
         },
@@ -86,7 +87,7 @@ def _card(request: HtmxHttpRequest, tournament: Tournament, found: HallScreen, f
         "screen": found,
         "form": form or HallScreenForm(instance=found, prefix=f"screen-{found.number}"),
         "links": _links(request, tournament, found),
-        "views": hall.board(tournament, found).views if found.pk else (),
+        "views": board(tournament, found).views if found.pk else (),
     }
 
 

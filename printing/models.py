@@ -1,5 +1,5 @@
 """Downloads too heavy to render in a request (the tournament report of a championship takes
-seconds): rendered by a background task (`tournaments.tasks.prepare_download`) and kept here,
+seconds): rendered by a background task (`printing.tasks.prepare_download`) and kept here,
 one row per version of what it shows, in the database (the web servers and the worker share
 it, whatever the cache is).
 """

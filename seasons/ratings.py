@@ -8,7 +8,7 @@ what a player's page shows of them. The computation is `scoring.rating` (openski
 - **The order**: when the game finished, then its id (`scoring.rating.FinishedGame.order`).
 - **Kept up to date** after each change of a finished game (`schedule`, called by the game's
   state changes, queues a background task once their transaction commits; the worker runs
-  it, `tournaments.tasks.rate_games`): a game finishing after every rated one is
+  it, `seasons.tasks.rate_games`): a game finishing after every rated one is
   rated on its own; a game earlier in the order, a corrected or undone one, or one that is
   no longer finished has its rows and every later one rated again from its place on. The
   result equals a full recompute (`recompute`, `manage.py recompute_ratings`).
@@ -20,16 +20,17 @@ change at a time (a row lock on PostgreSQL; SQLite's writes take the database's 
 from __future__ import annotations
 
 import datetime
-import functools
 import html
 import math
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
+from django.dispatch import receiver
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
@@ -37,6 +38,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 from scoring.rating import FinishedGame, Placing, Skill, SkillChange, rate_games
 from seasons.models.ratings import PlayerRating, RatingChange, RatingLedger
 from tournaments.models import Game, Player, Seat, Tournament
+from tournaments.signals import player_merged
 
 # A finished game without a finishing moment (none since the moment was kept) comes first.
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
@@ -254,14 +256,11 @@ def rate_player_again(player_id: int) -> int:
         return rate_from(first) if first else 0
 
 
-def schedule(game_id: int) -> None:
-    """Queue the ratings' update (`tournaments.tasks.rate_games`) once the current
-    transaction commits (at once outside one): a game's change adds one row to the task queue
-    and never waits for its ratings, nor fails by them; a change rolled back queues nothing."""
-    # The task module imports this one.
-    from tournaments.tasks import rate_games
-
-    transaction.on_commit(functools.partial(rate_games.enqueue, [game_id]), robust=True)
+@receiver(player_merged, dispatch_uid="ratings_follow_a_merge")
+def _rate_merged_player(sender: Any, into: Player, **kwargs: Any) -> None:
+    """Two records of one person became one: their games make one rating again (inside the
+    merge's transaction: the merge and its ratings commit together)."""
+    rate_player_again(into.pk)
 
 
 # --- what a player's page shows -------------------------------------------------------

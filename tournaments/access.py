@@ -31,8 +31,6 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from hall.models import HallScreen
-from seasons.models import Season
 from tournaments.clock import clock_state
 from tournaments.models import Game, Session, Table, TableCode, Tournament
 
@@ -114,48 +112,6 @@ def get_session_for_director(request: HttpRequest, slug: str, number: int) -> Se
     return session
 
 
-# --- seasons: tournaments ranked together (their organisers direct them) ------------------
-
-
-def can_view_season(user: Any, season: Season) -> bool:
-    return season.is_public or season.is_director(user)
-
-
-def can_create_season(user: Any) -> bool:
-    """Who directs a tournament (or may create one) may organise a season."""
-    return user.is_authenticated and (
-        user.is_superuser
-        or user.has_perm("seasons.add_season")
-        or can_create_tournament(user)
-        or Tournament.directors.through.objects.filter(user_id=user.pk).exists()
-    )
-
-
-def can_count_in_season(user: Any, tournament: Tournament) -> bool:
-    """A season's organiser may count any public tournament (its results are public) and the
-    private ones they direct (those count in a private season only)."""
-    return tournament.is_public or can_direct(user, tournament)
-
-
-def get_season_for_viewer(request: HttpRequest, slug: str) -> Season:
-    """The season, or 404 for anyone who may not see it (a private season's name stays
-    hidden)."""
-    season = get_object_or_404(Season, slug=slug)
-    if not can_view_season(request.user, season):
-        raise Http404("No such season.")
-    return season
-
-
-def get_season_for_director(request: HttpRequest, slug: str) -> Season:
-    """The season, or 404 for who may not see it and 403 for who may only follow it."""
-    season = get_object_or_404(Season, slug=slug)
-    if season.is_director(request.user):
-        return season
-    if not can_view_season(request.user, season):
-        raise Http404("No such season.")
-    raise PermissionDenied(gettext("Only an organiser of the season can do this."))
-
-
 def require_superuser(request: HttpRequest) -> None:
     """Merging players is the administrators': 404 for anyone else (the page stays hidden)."""
     if not (request.user.is_authenticated and request.user.is_superuser):
@@ -195,7 +151,7 @@ def _count_miss(key: str, window: int) -> int:
         return 1
 
 
-def _guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
+def guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
     """What `find` finds, whoever asks: a right code or screen link is never refused (at a
     club night every phone shares the venue's one public address). Only wrong guesses count,
     in fixed windows of CODE_GUESS_WINDOW seconds: past CODE_GUESSES from one address, or
@@ -225,7 +181,7 @@ def find_code(request: HttpRequest, code: str) -> TableCode:
         found = TableCode.find(code)
         return found if found is not None and found.works else None
 
-    return _guessed(request, working)
+    return guessed(request, working)
 
 
 def closed_code(code: str) -> TableCode | None:
@@ -246,12 +202,6 @@ def why_code_closed(code: str) -> str:
 
 # What a phone is told when its referee's account is no longer logged in on it.
 LOGGED_OUT = gettext_lazy("you are no longer logged in on this phone: log in again to send them")
-
-
-def find_screen(request: HttpRequest, key: str) -> HallScreen:
-    """The hall screen of a secret link (private tournaments hand these out), or 404;
-    guesses limited per address, as table codes are."""
-    return _guessed(request, lambda: HallScreen.find(key))
 
 
 # The phone's own id: a random value in a signed cookie, set the first time the phone agrees

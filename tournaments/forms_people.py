@@ -7,11 +7,18 @@ Every POST of those pages is parsed by one of these; the views act through model
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
-from django.utils.translation import gettext_lazy
+from django.db.models import QuerySet
+from django.utils.translation import gettext, gettext_lazy
 
-from tournaments.models import Tournament
+from tournaments.models import Player, Tournament
+
+# The fewest letters a players' search looks for, and the most players it lists.
+SEARCH_MIN_LENGTH = 2
+SEARCH_LIMIT = 20
 
 USERNAME_HELP = gettext_lazy("Letters, digits and @ . + - _ only, e.g. referee-table-3.")
 
@@ -90,3 +97,52 @@ class DismissForm(forms.Form):
         ),
         error_messages={"required": gettext_lazy("Give the table a word of answer.")},
     )
+
+
+# --- the known players: search, choice, merge of duplicates -----------------------------
+
+
+class PlayerSearchForm(forms.Form):
+    """A name, a club or a member number (at least two characters)."""
+
+    q = forms.CharField(
+        label=gettext_lazy("Name, club or member number"),
+        max_length=120,
+        required=False,
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
+    )
+
+    def players(self, user: Any) -> QuerySet[Player] | None:
+        """The players `user` may see that match, best first; None before two characters
+        are typed."""
+        if not self.is_valid():
+            return None
+        text = " ".join(self.cleaned_data["q"].split())
+        if len(text) < SEARCH_MIN_LENGTH:
+            return None
+        visible = Player.objects.visible_to(user).values("pk")
+        return Player.search(text).filter(pk__in=visible)[:SEARCH_LIMIT]
+
+
+class PlayerChoiceForm(forms.Form):
+    """A player picked from the search results (registered in one click)."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field: Any = self.fields["player"]
+        field.queryset = Player.objects.visible_to(user)
+
+
+class MergeForm(forms.Form):
+    """Merge `merge` into `into` (both player ids); `into` is kept."""
+
+    merge = forms.ModelChoiceField(queryset=Player.objects.select_related("club"))
+    into = forms.ModelChoiceField(queryset=Player.objects.select_related("club"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("merge") and data.get("into") and data["merge"].pk == data["into"].pk:
+            raise forms.ValidationError(gettext("Choose two different players."))
+        return data

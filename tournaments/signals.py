@@ -11,6 +11,11 @@ from django.dispatch import Signal
 
 player_merged = Signal()
 
+# - `finished_game_changed(sender=Game, game_id)`: a finished game (or the change that finished
+#   it) was recorded: what is computed from finished games (the ratings, in the seasons app)
+#   follows it once the change commits.
+finished_game_changed = Signal()
+
 # What players hear about (the notifications app listens; each is sent inside the change's
 # transaction, so a receiver's `on_commit` runs only if it commits):
 # - `seating_changed(sender=Session, session)`: a session's draw seated, redrawn or adjusted;

@@ -1,6 +1,7 @@
 """Named places in the tournaments' pages where another installed app shows a part of its
-own — the notifications' opt-in on a player's and a table's page, their count on the
-director's dashboard — without this app knowing that app (dependencies point one way:
+own — a player's rating, the seasons a tournament counts for, the notifications' opt-in,
+their count on the director's dashboard — without this app knowing that app (dependencies
+point one way:
 tests/test_layout.py).
 
 The other app registers, in its `AppConfig.ready`, a template and a function giving that
@@ -8,8 +9,10 @@ template's context from what the page names (None: nothing to show there); the p
 place with `{% slot "player" tournament=tournament player=player %}` (tournaments/templatetags/
 yaniv.py). A place nobody filled shows nothing.
 
-The places: "player" (tournament, player), "table_code" (table, code), "table_referee"
-(table), "director_dashboard" (tournament).
+The places: "tournament" (tournament, user), "player" (tournament, player), "table_code"
+(table, code), "table_referee" (table), "director_dashboard" (tournament). The seasons fill
+"tournament" (the seasons it counts for) and "player" (the rating); the notifications the
+others.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ refusals (`tournaments.errors.Refused`) are looked up the same way (`translated`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext_lazy
@@ -24,11 +24,7 @@ from scoring.errors import (
     GameError,
     SeatingError,
 )
-from scoring.seasons import SeasonError
 from scoring.sheet import Mark
-
-if TYPE_CHECKING:
-    from tournaments.errors import Refused
 
 # The engine's rule sets by name, as a page title and a message name them ("Scoring rules
 # (Belgian)", "nobody goes along under the Israeli rules"): never the code's id.
@@ -70,7 +66,18 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
-def translated(error: Coded | SeasonError | Refused) -> str:
+class Worded(Protocol):
+    """What a coded error carries (the engine's errors and warnings, a season's, the site's
+    refusals): the message's template and its parameters."""
+
+    @property
+    def template(self) -> str | Promise: ...
+
+    @property
+    def params(self) -> Mapping[str, object]: ...
+
+
+def translated(error: Worded) -> str:
     """An engine, game-record, seating or season error (or a warning), or a refusal of the
     site, in the active language, by its code; a rule set it names by its name in that
     language. The one place a coded error becomes words."""

@@ -9,6 +9,7 @@ from django.urls import path
 
 from hall import views as hall
 from printing.views import downloads, printing, transfer
+from printing.views import seasons as season_downloads
 from seasons.views import profiles, seasons
 from tournaments.views import director, disputes, people, players, public, sessions, tables, webapp
 
@@ -56,8 +57,8 @@ public_patterns = (
         path("seasons/", seasons.season_list, name="seasons"),
         path("seasons/new/", seasons.season_create, name="season_new"),
         path("seasons/<slug:slug>/", seasons.season_detail, name="season"),
-        path("seasons/<slug:slug>/standings.csv", seasons.season_csv, name="season_csv"),
-        path("seasons/<slug:slug>/standings.pdf", seasons.season_pdf, name="season_pdf"),
+        path("seasons/<slug:slug>/standings.csv", season_downloads.season_csv, name="season_csv"),
+        path("seasons/<slug:slug>/standings.pdf", season_downloads.season_pdf, name="season_pdf"),
         path("seasons/<slug:slug>/manage/", seasons.season_manage, name="season_manage"),
         path(
             "seasons/<slug:slug>/manage/tournaments/",
@@ -239,7 +240,7 @@ manage_patterns = (
         # The blank sheets carry the tables' code links: the view knows the site's address.
         path(
             "<slug:slug>/sessions/<int:number>/score-sheets.pdf",
-            sessions.score_sheets,
+            printing.score_sheets,
             name="score_sheets_pdf",
         ),
     ],

@@ -62,8 +62,14 @@ INSTALLED_APPS = [
     # Prometheus metrics (yaniv_club/metrics.py): requests, errors, latency by view. Only its
     # middlewares: its database and cache wrappers are not used.
     "django_prometheus",
+    # The apps by domain, each importing only those above it (docs/architecture.md).
     "tournaments",
+    "hall",
+    "seasons",
+    "printing",
     "notifications",
+    # The project's own commands (the demo).
+    "yaniv_club",
 ]
 
 MIDDLEWARE = [

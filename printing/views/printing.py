@@ -13,15 +13,18 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
+from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import FileResponse, HttpRequest, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
-from printing import pdfs
+from printing import pdfs, tasks
 from printing.models import PreparedDownload
-from tournaments import access, caching, tasks
+from tournaments import access, caching
+from tournaments.access import get_session_for_director
 from tournaments.sheets import GameSheet
 
 # How often the page of a report being prepared asks again, in seconds.
@@ -111,5 +114,26 @@ def report(request: HttpRequest, slug: str) -> HttpResponseBase:
         {"tournament": tournament, "refresh": PREPARING_REFRESH_SECONDS},
         status=202,
     )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_safe
+def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
+    """Blank sheets for every table of a session, one page each (the director prints them);
+    while the session takes table codes, each sheet carries its table's link and QR code."""
+    session = get_session_for_director(request, slug, number)
+    links = {
+        table_id: request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
+        for table_id, code in session.ensure_codes().items()
+    }
+    content = pdfs.blank_score_sheets(session, links=links)
+    response = FileResponse(
+        io.BytesIO(content),
+        filename=f"{slug}-session-{number}-score-sheets.pdf",
+        content_type="application/pdf",
+    )
+    # The codes change when reissued: always print the current ones.
     response["Cache-Control"] = "no-store"
     return response

@@ -9,17 +9,13 @@ each player, kept beside it for lists and the profile. `seasons.ratings` writes 
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import models
 from django.db.models import Q
-from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rating import ordinal
 from tournaments.models.games import Game
 from tournaments.models.people import Player
-from tournaments.signals import player_merged
 
 
 class RatingChange(models.Model):
@@ -52,6 +48,8 @@ class RatingChange(models.Model):
     sigma = models.FloatField()
 
     class Meta:
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_ratingchange"
         verbose_name = _("rating change")
         verbose_name_plural = _("rating changes")
         constraints = [
@@ -110,6 +108,8 @@ class PlayerRating(models.Model):
     games = models.PositiveIntegerField(_("rated games"))
 
     class Meta:
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_playerrating"
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
         constraints = [
@@ -130,6 +130,8 @@ class RatingLedger(models.Model):
     changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_ratingledger"
         verbose_name = _("rating ledger")
         constraints = [
             models.CheckConstraint(condition=Q(pk=1), name="one_rating_ledger"),
@@ -137,13 +139,3 @@ class RatingLedger(models.Model):
 
     def __str__(self) -> str:
         return f"ratings, version {self.version}"
-
-
-@receiver(player_merged, dispatch_uid="ratings_follow_a_merge")
-def _rate_merged_player(sender: Any, into: Player, **kwargs: Any) -> None:
-    """Two records of one person became one: their games make one rating again (inside the
-    merge's transaction: the merge and its ratings commit together)."""
-    # The rating reads the games' models: imported when a merge happens.
-    from seasons import ratings
-
-    ratings.rate_player_again(into.pk)

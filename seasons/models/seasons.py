@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Self
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -27,12 +27,21 @@ from tournaments.errors import Refused, sentence
 from tournaments.models.games import GameChange
 from tournaments.models.people import Club, Player
 from tournaments.models.tournaments import Seat, Session, Table, Tournament
-from tournaments.models.visibility import Directed, SeasonQuerySet
+from tournaments.models.visibility import Directed, DirectedQuerySet
 
 
 def season_error(error: seasons.SeasonError) -> str:
     """A season computation's error in the active language, as a sentence."""
     return sentence(error)
+
+
+class SeasonQuerySet(DirectedQuerySet["Season"]):
+    def listed(self) -> Self:
+        return self.filter(is_public=True)
+
+    def visible_to(self, user: Any) -> Self:
+        """`access.can_view_season` as a query: the public seasons and the user's own."""
+        return self.public_or_directed_by(user)
 
 
 class Season(Directed):
@@ -67,6 +76,7 @@ class Season(Directed):
         settings.AUTH_USER_MODEL,
         blank=True,
         related_name="directed_seasons",
+        db_table="tournaments_season_directors",
         verbose_name=_("organisers"),
     )
     scheme = models.CharField(
@@ -98,6 +108,8 @@ class Season(Directed):
 
     class Meta:
         ordering = ["-created_at", "name"]
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_season"
         verbose_name = _("season")
         verbose_name_plural = _("seasons")
         constraints = [
@@ -230,6 +242,8 @@ class SeasonTournament(models.Model):
 
     class Meta:
         ordering = ["season", "tournament__starts_on", "pk"]
+        # Moved from the tournaments app: the table keeps its name.
+        db_table = "tournaments_seasontournament"
         verbose_name = _("tournament of a season")
         verbose_name_plural = _("tournaments of a season")
         constraints = [

@@ -1,33 +1,33 @@
-"""Seasons: their standings for anyone (page, CSV, PDF), their settings for the organisers.
+"""Seasons: their standings page for anyone, their settings for the organisers (the CSV and
+PDF: printing.views.seasons).
 
 The standings page polls like a tournament's (a version, 204 while nothing changed) and
 costs the same few queries whatever the number of tournaments and players. Every view that
-changes a season gets it through `access.get_season_for_director`: 404 for who may not see
+changes a season gets it through `get_season_for_director`: 404 for who may not see
 it, 403 for who may only follow it.
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import (
-    FileResponse,
-    HttpRequest,
     HttpResponse,
-    HttpResponseBadRequest,
-    HttpResponseBase,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from printing import downloads, season_downloads
-from printing.seasons import season_standings_pdf
 from scoring import seasons as season_rules
+from seasons.access import (
+    can_count_in_season,
+    can_create_season,
+    get_season_for_director,
+    get_season_for_viewer,
+)
 from seasons.forms import AddTournamentForm, CoefficientForm, SeasonForm
 from seasons.models import Season, SeasonTournament
 from tournaments import access
@@ -60,7 +60,7 @@ def season_list(request: HtmxHttpRequest) -> HttpResponse:
         "seasons/list.html",
         {
             "seasons": Season.objects.visible_to(request.user).select_related("club"),
-            "can_create": access.can_create_season(request.user),
+            "can_create": can_create_season(request.user),
         },
     )
 
@@ -69,7 +69,7 @@ def season_list(request: HtmxHttpRequest) -> HttpResponse:
 def season_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The season standings: a line per player, a column per tournament counted (points
     struck through when not among the best N), polled like the tournaments' standings."""
-    season = access.get_season_for_viewer(request, slug)
+    season = get_season_for_viewer(request, slug)
     version = season.live_version()
     if unchanged(request, version):
         return HttpResponse(status=204)
@@ -95,39 +95,6 @@ def season_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _separator(request: HttpRequest) -> str | None:
-    return downloads.SEPARATORS.get(request.GET.get("sep", "comma"))
-
-
-@require_safe
-@access.downloads_limited
-def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """The season standings for a spreadsheet (`?sep=semicolon` for Belgian settings)."""
-    season = access.get_season_for_viewer(request, slug)
-    separator = _separator(request)
-    if separator is None:
-        return HttpResponseBadRequest("sep must be comma or semicolon.", content_type="text/plain")
-    content = season_downloads.season_csv(season.standings(), separator)
-    return HttpResponse(
-        content,
-        content_type=CSV,
-        headers={"Content-Disposition": f'attachment; filename="{season.slug}-season.csv"'},
-    )
-
-
-@require_safe
-@access.downloads_limited
-def season_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
-    """The season standings for the wall (A4, landscape when it counts many tournaments)."""
-    season = access.get_season_for_viewer(request, slug)
-    content = season_standings_pdf(season.standings())
-    response = FileResponse(
-        io.BytesIO(content), filename=f"{season.slug}-season.pdf", content_type="application/pdf"
-    )
-    response["Cache-Control"] = "no-store"
-    return response
-
-
 # --- the organisers --------------------------------------------------------------------------
 
 
@@ -139,7 +106,7 @@ def _manage_page(season: Season, anchor: str = "") -> HttpResponse:
 @access.login_to_read
 @require_http_methods(["GET", "POST"])
 def season_create(request: HtmxHttpRequest) -> HttpResponse:
-    if not access.can_create_season(request.user):
+    if not can_create_season(request.user):
         raise PermissionDenied(gettext("Only a tournament director may organise a season."))
     form = SeasonForm(request.POST or None, user=request.user)
     if form.is_valid():
@@ -187,7 +154,7 @@ def _render_manage(
 @require_http_methods(["GET", "POST"])
 def season_manage(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The season's settings and its tournaments, for its organisers."""
-    season = access.get_season_for_director(request, slug)
+    season = get_season_for_director(request, slug)
     if request.method == "GET":
         return _render_manage(request, season)
     form = SeasonForm(request.POST, instance=season, user=request.user)
@@ -201,11 +168,11 @@ def season_manage(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_POST
 def season_add_tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    season = access.get_season_for_director(request, slug)
+    season = get_season_for_director(request, slug)
     form = AddTournamentForm(request.user, season, request.POST)
     if form.is_valid():
         tournament = form.cleaned_data["tournament"]
-        if not access.can_count_in_season(request.user, tournament):
+        if not can_count_in_season(request.user, tournament):
             raise PermissionDenied(gettext("Only its director may count a private tournament."))
         try:
             season.add_tournament(tournament, form.cleaned_data["coefficient"])
@@ -236,7 +203,7 @@ def season_add_tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def season_entry(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """Change a tournament's coefficient (`coefficient`), or take it out of the season
     (`remove`)."""
-    season = access.get_season_for_director(request, slug)
+    season = get_season_for_director(request, slug)
     entry = get_object_or_404(
         SeasonTournament.objects.select_related("tournament"), pk=entry_id, season=season
     )

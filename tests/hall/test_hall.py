@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from hall import board as hall
+from hall import board as hall_board
 from hall.models import HallScreen
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
 from tournaments.models import Player, Registration, Session, Tournament
@@ -104,7 +104,7 @@ def test_the_tables_view_names_each_tables_leader_and_state(client, tournament, 
         referee,
         *[{"hands": {"Eva": 0, "Finn": 40}, "yaniv": "Eva"}] * 4,
     )
-    lines = hall.board(tournament, HallScreen.default(tournament)).tables
+    lines = hall_board.board(tournament, HallScreen.default(tournament)).tables
     assert [(line.number, line.rounds, line.leaders, line.leading_total) for line in lines] == [
         (1, 1, ("Ann",), 0),
         (2, 4, ("Eva",), 0),
@@ -128,19 +128,19 @@ def test_the_standings_view_ranks_the_finished_games_players(client, championshi
 def test_before_any_draw_the_screen_says_welcome(client, tournament):
     html = client.get(hall_url(tournament)).content.decode()
     assert 'data-view="waiting"' in html
-    assert hall.board(tournament, HallScreen.default(tournament)).views == ()
+    assert hall_board.board(tournament, HallScreen.default(tournament)).views == ()
 
 
 def test_views_with_nothing_to_show_leave_the_cycle(tournament, drawn):
     screen = HallScreen.default(tournament)
-    assert hall.board(tournament, screen).views == ("seating",)
+    assert hall_board.board(tournament, screen).views == ("seating",)
     screen.message = "Lunch at 12:30"
-    assert hall.board(tournament, screen).views == ("message", "seating")
+    assert hall_board.board(tournament, screen).views == ("message", "seating")
 
 
 def test_names_sort_as_a_hall_reads_them():
     names = ["Zoë", "Émile", "emma", "Ëlla", "Dirk"]
-    assert sorted(names, key=hall.sort_key) == ["Dirk", "Ëlla", "Émile", "emma", "Zoë"]
+    assert sorted(names, key=hall_board.sort_key) == ["Dirk", "Ëlla", "Émile", "emma", "Zoë"]
 
 
 # --- polls ----------------------------------------------------------------------------------

@@ -464,7 +464,7 @@ def test_the_report_is_prepared_by_the_worker_once_however_often_it_is_asked(
         assert '<meta http-equiv="refresh" content="3">' in waiting.content.decode()
         assert "being prepared" in waiting.content.decode()
     assert renders == []
-    queued = DBTaskResult.objects.ready().filter(task_path="tournaments.tasks.prepare_download")
+    queued = DBTaskResult.objects.ready().filter(task_path="printing.tasks.prepare_download")
     assert queued.count() == 1
     assert run_tasks() == 1 and len(renders) == 1
     ready = ask(client, url)

@@ -19,11 +19,10 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from scoring.rating import FinishedGame, Placing, rate_game, rate_games
-from seasons import ratings
+from seasons import ratings, tasks
 from seasons.models import PlayerRating, RatingChange
 from tests.factories import entries, make_tournament
 from tests.tasks import run_tasks
-from tournaments import tasks
 from tournaments.models import Game, Player, Seat, Session, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -175,7 +174,7 @@ def test_rounds_of_a_game_still_playing_leave_the_ratings_alone(
 def queued_ratings() -> list[list]:
     return [
         task.args_kwargs["args"]
-        for task in DBTaskResult.objects.ready().filter(task_path="tournaments.tasks.rate_games")
+        for task in DBTaskResult.objects.ready().filter(task_path="seasons.tasks.rate_games")
     ]
 
 
@@ -424,7 +423,7 @@ def test_a_failing_rating_never_fails_the_round(
     with caplog.at_level(logging.ERROR, logger="tournaments.tasks"):
         assert run_tasks(failing=True) == 1
     assert f"ratings not updated after games [{game.pk}]" in caplog.text
-    (failed,) = DBTaskResult.objects.filter(task_path="tournaments.tasks.rate_games")
+    (failed,) = DBTaskResult.objects.filter(task_path="seasons.tasks.rate_games")
     assert failed.status == "FAILED" and "no ratings today" in failed.traceback
     assert not RatingChange.objects.exists()
     # The next change, or the command, catches up.

@@ -683,10 +683,7 @@ class Game(models.Model):
         """Once a change of a finished game (or one it finished) commits, the ratings follow
         it, outside the change's transaction: a round never waits for them nor fails by them."""
         if game.finished or game._was_finished:
-            # The rating reads the games' models: imported when a game changes.
-            from seasons import ratings
-
-            ratings.schedule(game.pk)
+            signals.finished_game_changed.send(sender=Game, game_id=game.pk)
 
     def _take_state(self, game: Game) -> None:
         """Adopt the locked copy's new state, keeping this instance's loaded relations."""

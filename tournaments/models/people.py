@@ -5,20 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import reduce
 from operator import and_
-from typing import Any
+from typing import Any, Self
 
 from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments import names
 from tournaments.errors import Refused
-from tournaments.models.visibility import ClubQuerySet, PlayerQuerySet
+from tournaments.models.visibility import model_named, sees_everything
 from tournaments.signals import player_merged
 
 # Unicode's explicit direction marks and controls (LRM, RLM, ALM, LRE…RLO, LRI…PDI): a name may
@@ -59,6 +59,64 @@ def direction_control_error(column: str) -> str:
 
 def _no_direction_controls(field: str) -> Q:
     return reduce(and_, (~Q(**{f"{field}__contains": mark}) for mark in DIRECTION_CONTROLS))
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def seen_in(self, tournaments: models.QuerySet[Any]) -> Self:
+        """The players registered or seated in one of `tournaments`."""
+        return self.filter(
+            Exists(
+                model_named("Registration").objects.filter(
+                    player=OuterRef("pk"), tournament__in=tournaments
+                )
+            )
+            | Exists(
+                model_named("Seat").objects.filter(
+                    player=OuterRef("pk"), table__session__tournament__in=tournaments
+                )
+            )
+        )
+
+    def listed(self) -> Self:
+        """The players of a listed tournament: who has a public profile."""
+        return self.seen_in(model_named("Tournament").objects.listed())
+
+    def visible_to(self, user: Any) -> Self:
+        """The players of a tournament `user` may see: a player of another director's private
+        tournament alone stays unseen (in the known players' search too)."""
+        if sees_everything(user):
+            return self
+        return self.seen_in(model_named("Tournament").objects.visible_to(user))
+
+
+class ClubQuerySet(models.QuerySet["Club"]):
+    def visible_to(self, user: Any) -> Self:
+        """The clubs `user` may pick or see named: those of a tournament, player or season
+        they may see, and the clubs tied to none (an administrator's, for everyone). A club
+        known only from other directors' private tournaments stays unseen, in every select
+        and list."""
+        if sees_everything(user):
+            return self
+        tournament, player = model_named("Tournament"), model_named("Player")
+        # The seasons (an app above this one) through the clubs' reverse relation.
+        season: Any = self.model._meta.get_field("seasons").related_model
+        registration, seat = model_named("Registration"), model_named("Seat")
+        # No NULLs in the subqueries: an IN list with a NULL cannot be negated.
+        tournaments = tournament.objects.visible_to(user).filter(club__isnull=False)
+        players = player.objects.visible_to(user).filter(club__isnull=False)
+        seasons = season.objects.visible_to(user).filter(club__isnull=False)
+        tied = (
+            Exists(tournament.objects.filter(club=OuterRef("pk")))
+            | Exists(season.objects.filter(club=OuterRef("pk")))
+            | Exists(registration.objects.filter(player__club=OuterRef("pk")))
+            | Exists(seat.objects.filter(player__club=OuterRef("pk")))
+        )
+        return self.filter(
+            Q(pk__in=tournaments.values("club_id"))
+            | Q(pk__in=players.values("club_id"))
+            | Q(pk__in=seasons.values("club_id"))
+            | ~tied
+        )
 
 
 class Club(models.Model):

@@ -14,7 +14,7 @@ import random
 import secrets
 from collections.abc import Hashable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Self
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -36,7 +36,7 @@ from tournaments import signals
 from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, AtTimeLimit, ClockState, clock_state
 from tournaments.errors import Refused
 from tournaments.models.people import Club, Player
-from tournaments.models.visibility import Directed, TournamentQuerySet
+from tournaments.models.visibility import Directed, DirectedQuerySet, model_named, sees_everything
 from tournaments.texts import final_error, game_error
 
 logger = logging.getLogger(__name__)
@@ -195,6 +195,29 @@ def _quoted(using: str, *models_: Any) -> tuple[str, ...]:
     """The models' tables as the database `using` names them in a statement."""
     quote = connections[using].ops.quote_name
     return tuple(quote(model._meta.db_table) for model in models_)
+
+
+class TournamentQuerySet(DirectedQuerySet["Tournament"]):
+    def listed(self) -> Self:
+        """What the public lists show: public and not a draft."""
+        return self.filter(is_public=True).exclude(status=self.model.Status.DRAFT)
+
+    def visible_to(self, user: Any) -> Self:
+        """`access.can_view` as a query: the public tournaments, and for an account the ones
+        it directs or referees a table of (every one for a superuser)."""
+        if sees_everything(user) or not user.is_authenticated:
+            return self.public_or_directed_by(user)
+        refereed = model_named("Table").objects.filter(referee_id=user.pk)
+        return self.filter(
+            Q(is_public=True)
+            | Q(pk__in=self._directed_by(user))
+            | Q(pk__in=refereed.values("session__tournament_id"))
+        )
+
+    def countable_by(self, user: Any) -> Self:
+        """`access.can_count_in_season` as a query: the public tournaments (their results are
+        public) and the private ones `user` directs."""
+        return self.public_or_directed_by(user)
 
 
 class Tournament(Directed):

@@ -21,15 +21,15 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import trigger_client_event
 
-from seasons.forms import (
+from tournaments import access
+from tournaments.errors import on_form
+from tournaments.forms_people import (
     SEARCH_LIMIT,
     SEARCH_MIN_LENGTH,
     MergeForm,
     PlayerChoiceForm,
     PlayerSearchForm,
 )
-from tournaments import access
-from tournaments.errors import on_form
 from tournaments.models import MergeRefused, Player, PlayerMerge, Registration, Tournament
 from tournaments.views.live import HtmxHttpRequest
 

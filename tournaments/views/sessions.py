@@ -8,7 +8,6 @@ one while an earlier session still plays. The question page posts the same field
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,7 +26,6 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from printing import pdfs
 from scoring.errors import SeatingError
 from tournaments import texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
@@ -501,27 +499,6 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "codes": any(table.code_link for table in tables),  # type: ignore[attr-defined]
         },
     )
-
-
-@login_required
-@require_safe
-def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
-    """Blank sheets for every table of a session, one page each (the director prints them);
-    while the session takes table codes, each sheet carries its table's link and QR code."""
-    session = get_session_for_director(request, slug, number)
-    links = {
-        table_id: request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
-        for table_id, code in session.ensure_codes().items()
-    }
-    content = pdfs.blank_score_sheets(session, links=links)
-    response = FileResponse(
-        io.BytesIO(content),
-        filename=f"{slug}-session-{number}-score-sheets.pdf",
-        content_type="application/pdf",
-    )
-    # The codes change when reissued: always print the current ones.
-    response["Cache-Control"] = "no-store"
-    return response
 
 
 # --- the session clock ------------------------------------------------------------------

@@ -20,7 +20,7 @@ def add_triggers(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0019_prepared_downloads"),
+        ("tournaments", "0018_issue22_access"),
     ]
 
     operations = [

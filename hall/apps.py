@@ -1,0 +1,10 @@
+"""The hall's screens: what a projector shows, and the director's controls."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class HallConfig(AppConfig):
+    name = "hall"
+    verbose_name = "Hall"
