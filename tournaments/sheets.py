@@ -35,7 +35,7 @@ from scoring.sheet import (
 )
 from tournaments import texts
 from tournaments.models import Game, Hand, Round, Seat
-from tournaments.models.games import LabelledSeats, mark_withdrawn, seats_of_games
+from tournaments.models.seats import LabelledSeats, mark_withdrawn, seats_of_games
 
 
 class StoredHand(NamedTuple):

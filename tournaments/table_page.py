@@ -24,7 +24,7 @@ from tournaments.access import Viewer
 from tournaments.chart import progression_svg
 from tournaments.forms import DisputeForm, RoundForm
 from tournaments.models import Game, GameChange, Table
-from tournaments.models.games import describe_entries
+from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import poll_seconds
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from printing import archive, transfer
+from printing import archive_import, transfer
 from tournaments.access import can_create_tournament
 
 # An archive larger than this is refused before it is read (a championship's is megabytes).
@@ -38,8 +38,8 @@ def import_archive(request: HttpRequest) -> JsonResponse:
     if len(body) > MAX_BYTES:
         return JsonResponse({"error": "the archive is too large"}, status=413)
     try:
-        report = archive.import_tournament(archive.loads(body), director=user)
-    except archive.ImportRefused as error:
+        report = archive_import.import_tournament(archive_import.loads(body), director=user)
+    except archive_import.ImportRefused as error:
         return JsonResponse({"error": f"{error}. Nothing was imported."}, status=400)
     slug = report.tournament.slug
     return JsonResponse(

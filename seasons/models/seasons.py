@@ -24,9 +24,11 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import finals, seasons, standings
 from tournaments.errors import Refused, sentence
-from tournaments.models.games import GameChange
 from tournaments.models.people import Club, Player
-from tournaments.models.tournaments import Seat, Session, Table, Tournament
+from tournaments.models.rounds import GameChange
+from tournaments.models.sessions import Session
+from tournaments.models.tables import Seat, Table
+from tournaments.models.tournaments import Tournament
 from tournaments.models.visibility import Directed, DirectedQuerySet
 
 

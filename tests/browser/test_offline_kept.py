@@ -30,7 +30,7 @@ from tests.browser.test_offline import (
 )
 from tests.factories import make_table, make_user, record
 from tournaments.models import GameChange, Round, TableCode, Tournament
-from tournaments.models.games import describe_entries
+from tournaments.models.rounds import describe_entries
 
 ROUND_4: dict[str, Any] = {"hands": {"Ann": 5, "Bart": 6, "Chris": 1, "Dirk": 9}, "yaniv": "Chris"}
 # Another phone's round 2, other entries than this phone's.

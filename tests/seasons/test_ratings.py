@@ -420,7 +420,7 @@ def test_a_failing_rating_never_fails_the_round(
     game.refresh_from_db()
     assert game.finished and game.round_count == 4
     # The worker's run fails: logged, and kept in the queue with its traceback.
-    with caplog.at_level(logging.ERROR, logger="tournaments.tasks"):
+    with caplog.at_level(logging.ERROR, logger="seasons.tasks"):
         assert run_tasks(failing=True) == 1
     assert f"ratings not updated after games [{game.pk}]" in caplog.text
     (failed,) = DBTaskResult.objects.filter(task_path="seasons.tasks.rate_games")

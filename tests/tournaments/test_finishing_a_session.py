@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.factories import HTMX, make_table, record
 from tournaments.models import GameChange, Session, Tournament
-from tournaments.models.tournaments import GamesInPlay
+from tournaments.models.sessions import GamesInPlay
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
-from printing import archive, downloads
+from printing import archive, archive_import, downloads
 from printing.standings import standings_pdf
 from scoring.errors import SeatingError
 from tests.factories import HTMX, make_tournament, make_user, record
@@ -541,7 +541,7 @@ def test_the_archive_keeps_the_withdrawal_and_the_settings(withdrawn_after_one, 
     (ann,) = [r for r in data["registrations"] if r["withdrawal_reason"]]
     assert (ann["withdrawn_by"], ann["withdrawal_reason"]) == (director.username, "unwell")
     data["tournament"]["slug"] = "day-again"
-    archive.import_tournament(data)
+    archive_import.import_tournament(data)
     again = Tournament.objects.get(slug="day-again")
     assert (again.ranking, again.small_tables) == ("average", True)
     restored = again.registrations.get(player__name="Ann")
@@ -559,7 +559,7 @@ def test_an_archive_without_withdrawals_still_imports(withdrawn_after_one):
     for key in ("small_tables", "ranking"):
         data["tournament"].pop(key)
     data["tournament"]["slug"] = "older"
-    archive.import_tournament(data)
+    archive_import.import_tournament(data)
     older = Tournament.objects.get(slug="older")
     assert (older.ranking, older.small_tables) == ("total", False)
     assert not older.registrations.filter(withdrawn_at__isnull=False).exists()
@@ -570,8 +570,8 @@ def test_an_archive_with_a_withdrawal_without_a_reason_is_refused(withdrawn_afte
     (ann,) = [r for r in data["registrations"] if r["withdrawal_reason"]]
     ann["withdrawal_reason"] = ""
     data["tournament"]["slug"] = "broken"
-    with pytest.raises(archive.ImportRefused, match="withdrawal has a reason"):
-        archive.import_tournament(data)
+    with pytest.raises(archive_import.ImportRefused, match="withdrawal has a reason"):
+        archive_import.import_tournament(data)
     assert not Tournament.objects.filter(slug="broken").exists()
 
 

@@ -9,33 +9,23 @@ module imports only those before it.
 
 from __future__ import annotations
 
+from tournaments.models.accounts import AccountOrigin
+from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.games import (
     AlreadyApplied,
-    Confirmation,
-    Dispute,
     Game,
-    GameChange,
-    GameRows,
-    Hand,
-    Round,
     RoundConflict,
     SheetChanged,
     TooManyDisputes,
     same_entries,
 )
 from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
-from tournaments.models.tournaments import (
-    FALSE_YANIV_LABELS,
-    PRESET_LABELS,
-    AccountOrigin,
-    Registration,
-    Seat,
-    Session,
-    SessionClockEvent,
-    Table,
-    TableCode,
-    Tournament,
-)
+from tournaments.models.registrations import Registration
+from tournaments.models.rounds import GameChange, Hand, Round
+from tournaments.models.seats import GameRows
+from tournaments.models.sessions import Session
+from tournaments.models.tables import Seat, SessionClockEvent, Table, TableCode
+from tournaments.models.tournaments import FALSE_YANIV_LABELS, PRESET_LABELS, Tournament
 
 __all__ = [
     "AccountOrigin",

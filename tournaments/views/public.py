@@ -15,7 +15,7 @@ from scoring import rules
 from tournaments import caching, texts
 from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
-from tournaments.models.tournaments import UnfinishedGames
+from tournaments.models.sessions import UnfinishedGames
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged

@@ -32,16 +32,16 @@ from tournaments.access import get_session_for_director, get_tournament_for_dire
 from tournaments.clock import Phase
 from tournaments.errors import Refused, sentence
 from tournaments.forms_clock import ClockForm, EndGamesForm, StartClockForm
-from tournaments.forms_director import (
+from tournaments.forms_people import GoAheadForm, SessionEntryForm
+from tournaments.forms_sessions import (
     AdjustForm,
     DrawForm,
     RebalanceForm,
     RefereesForm,
     SessionStatusForm,
 )
-from tournaments.forms_people import GoAheadForm, SessionEntryForm
 from tournaments.models import Session, Table, TableCode, Tournament
-from tournaments.models.tournaments import BeyondPlan, GamesInPlay, UnfinishedGames
+from tournaments.models.sessions import BeyondPlan, GamesInPlay, UnfinishedGames
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
 from tournaments.views.refusals import answers_refusals

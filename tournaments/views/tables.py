@@ -50,7 +50,7 @@ from tournaments.models import (
     TableCode,
     TooManyDisputes,
 )
-from tournaments.models.games import describe_entries
+from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 from tournaments.views.refusals import answers_refusals

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from printing import archive
+from printing import archive_import
 
 
 class Command(BaseCommand):
@@ -40,8 +40,8 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from error
         try:
-            report = archive.import_tournament(archive.loads(text), director=account)
-        except archive.ImportRefused as error:
+            report = archive_import.import_tournament(archive_import.loads(text), director=account)
+        except archive_import.ImportRefused as error:
             raise CommandError(f"{error}. Nothing was imported.") from error
         for line in report.lines():
             self.stdout.write(line)

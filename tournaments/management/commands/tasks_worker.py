@@ -1,7 +1,7 @@
 """The background tasks' worker: django-tasks-db's `db_worker`, which first takes back the
 tasks this worker was running when it died (killed, the machine off): they run again, so
-nothing is lost (the tasks make a second run harmless: see tournaments.tasks — the ratings,
-the report — and notifications.tasks). Here, in the core app: every app's tasks need it.
+nothing is lost (the tasks make a second run harmless: see seasons.tasks, the ratings;
+printing.tasks, the report; notifications.tasks). Here, in the core app: every app's tasks need it.
 
 Each worker needs an id of its own that stays the same across restarts (`--worker-id`, by
 default the machine's name: one worker per machine); a task running under a worker id that
