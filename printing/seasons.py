@@ -113,10 +113,11 @@ def scheme(table: SeasonTable) -> list[Flowable]:
             p(
                 ngettext(
                     "Each player's best result counts; the others are struck through.",
-                    "Each player's best %(count)s results count; the others are struck through.",
+                    # The season page's words (`counter`): one message in the catalogues.
+                    "Each player's best %(counter)s results count; the others are struck through.",
                     season.best_of,
                 )
-                % {"count": season.best_of},
+                % {"counter": season.best_of},
                 "small",
             )
         )
