@@ -192,3 +192,18 @@ def test_no_module_imports_one_that_imports_it_back():
 
 def test_the_circle_finder_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# "No module over about 800 lines" (issue 24): a module past this is doing two things.
+MOST_LINES = 850
+
+
+def test_no_module_of_the_site_is_longer_than_about_800_lines():
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for package in PACKAGES
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and (lines := len(path.read_text("utf-8").splitlines())) > MOST_LINES
+    }
+    assert long == {}
