@@ -51,9 +51,10 @@ def pytest_collection_modifyitems(config, items):
     that reaches the configured database another way, a subprocess given DATABASE_URL
     (tests.snapshots.own_database, tests.bench.smoke), carries `database` by hand.
 
-    Then the slow tests first and the browser tests next, each kind in its own order: a test
-    of a minute handed out last keeps one core busy while the other waits (pytest-xdist
-    hands out tests in this order), handed out first the short ones fill in around it."""
+    Then the slow tests first and the browser tests next, each kind in its own order:
+    pytest-xdist hands the tests out one at a time in this order (pyproject.toml), and a test
+    of a minute handed out last keeps one core busy while the others wait; handed out first,
+    the short ones fill in around it."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         in_browser_folder = item.path.is_relative_to(TESTS) and "browser" in (
