@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 # pytest-xdist's workers: one per core (`make test WORKERS=0` runs in this process alone).
 WORKERS ?= auto
+# More of pytest's arguments (`make test ARGS="-m database"`: .ci/run's PostgreSQL pass).
+ARGS ?=
 
 .PHONY: install run check test lint
 
@@ -31,12 +33,12 @@ run: install
 # The fast tier, while working: everything but the browser and the slow tests, with the
 # small hypothesis profile (tests/profiles.py).
 check: install
-	$(BIN)/python -m pytest -n $(WORKERS) -m "not browser and not slow"
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not browser and not slow" $(ARGS)
 
 # Everything (CI=true: the full-size random tests).
 test: install
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest -n $(WORKERS)
+	$(BIN)/python -m pytest -n $(WORKERS) $(ARGS)
 
 lint: install
 	$(BIN)/ruff check .

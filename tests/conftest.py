@@ -28,18 +28,48 @@ hypothesis_settings.load_profile(profiles.chosen())
 TESTS = Path(__file__).resolve().parent
 # pytest-playwright's fixtures: a test asking for one drives a real browser.
 PLAYWRIGHT_FIXTURES = {"page", "context", "new_context", "browser", "browser_context_args"}
+# pytest-django's fixtures that open the test database (`admin_client` and the like ask for
+# `db`, so a test's fixture closure names one of these whenever it reaches the database).
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+    "live_server",
+}
 
 
 def pytest_collection_modifyitems(config, items):
     """Mark the browser tests `browser`: those in a `browser` folder (tests/browser,
     tests/api/browser, any new one) and any test elsewhere that asks for a page. `make check`
-    leaves them out; nobody has to remember the mark on a new test."""
+    leaves them out; nobody has to remember the mark on a new test.
+
+    Mark `database` every test that pytest-django lets reach the database: the `django_db`
+    mark or a database fixture. pytest-django refuses the database to any other test, so the
+    rest (the engine, the JavaScript twin, the parsers, the deploy's files) run the same on
+    any database, and CI's PostgreSQL pass leaves them to its SQLite pass (.ci/run). A test
+    that reaches the configured database another way, a subprocess given DATABASE_URL
+    (tests.snapshots.own_database, tests.bench.smoke), carries `database` by hand.
+
+    Then the slow tests first and the browser tests next, each kind in its own order:
+    pytest-xdist hands the tests out one at a time in this order (pyproject.toml), and a test
+    of a minute handed out last keeps one core busy while the others wait; handed out first,
+    the short ones fill in around it."""
     for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
         in_browser_folder = item.path.is_relative_to(TESTS) and "browser" in (
             item.path.parent.relative_to(TESTS).parts
         )
-        if in_browser_folder or PLAYWRIGHT_FIXTURES & set(getattr(item, "fixturenames", ())):
+        if in_browser_folder or PLAYWRIGHT_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
+        if item.get_closest_marker("django_db") or DATABASE_FIXTURES & fixtures:
+            item.add_marker(pytest.mark.database)
+    items.sort(
+        key=lambda item: (
+            not item.get_closest_marker("slow"),
+            not item.get_closest_marker("browser"),
+        )
+    )
 
 
 @pytest.fixture(scope="session")
@@ -71,13 +101,15 @@ def _empty_cache():
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def _plain_static_storage(settings):
-    # Whitenoise's manifest storage needs collectstatic; tests serve plain files.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_storage():
+    """Whitenoise's manifest storage needs collectstatic; tests serve plain files (a page
+    rendered by a module's fixture too)."""
+    from django.conf import settings
+
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+        yield
 
 
 @pytest.fixture

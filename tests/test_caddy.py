@@ -19,6 +19,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# collectstatic, gunicorn and Caddy started for the module (`make test`, CI).
+pytestmark = pytest.mark.slow
+
 
 def free_port() -> int:
     with socket.socket() as probe:

@@ -518,6 +518,7 @@ def test_the_compiled_catalogue_is_the_current_one(language):
     assert compiled == expected, "run: manage.py compilemessages, and commit the .mo files"
 
 
+@pytest.mark.slow  # makemessages, a manage.py process running xgettext
 def test_the_catalogues_hold_every_message_of_the_code(tmp_path):
     """makemessages into a copy of the catalogues finds nothing new to translate.
 

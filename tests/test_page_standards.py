@@ -10,14 +10,16 @@ from __future__ import annotations
 import datetime
 import re
 from html.parser import HTMLParser
+from typing import NamedTuple
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import record
-from tests.test_security import our_url_patterns, url_for, world  # noqa: F401 (a fixture)
+from tests.test_security import make_world, our_url_patterns, url_for
 from tournaments.models import Session, Table, Tournament
 from tournaments.templatetags.yaniv import datetime_attribute
 
@@ -74,35 +76,47 @@ def walk(client: Client, kwargs: dict) -> dict[str, str]:
     return pages
 
 
-@pytest.fixture
-def walked(world):  # noqa: F811 (the fixture imported above)
+class Walk(NamedTuple):
+    pages: dict[str, str]  # url ("anonymous <url>" for anyone's) → HTML
+    kwargs: dict  # the URLs' values: the world's slug, table, player…
+    tournament: str  # the name of the world's tournament "bk"
+
+
+@pytest.fixture(scope="module")
+def walked(django_db_setup, django_db_blocker) -> Walk:
     """The walk as the director and as anyone, with a dispute, a clock history and a finished
-    game (standings, a season's standings, head-to-head) to show."""
-    session = Session.objects.get(tournament__slug="bk", number=1)
-    session.set_time_limit(30, by=world["director"])
-    table = Table.objects.get(pk=world["kwargs"]["table_id"])
-    # Dirk goes over 150 in round 4.
-    played = {"hands": {"Ann": 1, "Bart": 0, "Chris": 45, "Dirk": 49}, "yaniv": "Ann"}
-    record(table.game, world["referee"], played, played, played)
-    table.game.refresh_from_db()
-    assert table.game.finished
-    director = Client()
-    director.force_login(world["director"])
-    pages = walk(director, world["kwargs"])
-    pages |= {f"anonymous {url}": html for url, html in walk(Client(), world["kwargs"]).items()}
-    return pages
+    game (standings, a season's standings, head-to-head) to show. Walked once for the module,
+    whose tests only read the pages: the world is rolled back afterwards."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        world = make_world()
+        session = Session.objects.get(tournament__slug="bk", number=1)
+        session.set_time_limit(30, by=world["director"])
+        table = Table.objects.get(pk=world["kwargs"]["table_id"])
+        # Dirk goes over 150 in round 4.
+        played = {"hands": {"Ann": 1, "Bart": 0, "Chris": 45, "Dirk": 49}, "yaniv": "Ann"}
+        record(table.game, world["referee"], played, played, played)
+        table.game.refresh_from_db()
+        assert table.game.finished
+        director = Client()
+        director.force_login(world["director"])
+        pages = walk(director, world["kwargs"])
+        anyone = walk(Client(), world["kwargs"])
+        pages |= {f"anonymous {url}": html for url, html in anyone.items()}
+        name = Tournament.objects.get(slug="bk").name
+        transaction.set_rollback(True)
+    return Walk(pages, world["kwargs"], name)
 
 
 def test_the_walk_reaches_the_pages_that_show_times(walked):
     disputes = reverse("manage:disputes", args=["bk"])
     session = reverse("manage:session", args=["bk", 1])
-    assert read(walked[disputes]).times and read(walked[session]).times
-    assert len(walked) >= 40, sorted(walked)
+    assert read(walked.pages[disputes]).times and read(walked.pages[session]).times
+    assert len(walked.pages) >= 40, sorted(walked.pages)
 
 
 def test_every_page_has_one_true_meta_description(walked):
     problems = []
-    for url, html in walked.items():
+    for url, html in walked.pages.items():
         descriptions = read(html).descriptions
         if len(descriptions) != 1 or len(descriptions[0].strip()) < 20:
             problems.append(f"{url}: {descriptions}")
@@ -112,24 +126,25 @@ def test_every_page_has_one_true_meta_description(walked):
 
 
 def test_a_tournaments_pages_name_it_in_their_description(walked, client):
-    name = Tournament.objects.get(slug="bk").name
-    standings = read(walked[reverse("public:standings", args=["bk"])]).descriptions[0]
-    assert standings.startswith(f"{name}: ")
+    standings = read(walked.pages[reverse("public:standings", args=["bk"])]).descriptions[0]
+    assert standings.startswith(f"{walked.tournament}: ")
     assert "standings" in standings
+    make_world()  # the walk's was rolled back
+    name = Tournament.objects.get(slug="bk").name
     french = client.get(
         reverse("public:standings", args=["bk"]), headers={"Accept-Language": "fr"}
     ).content.decode()
     assert read(french).descriptions == [
         f"{name}\u00a0: les tables, les scores et le classement en direct d'un tournoi de Yaniv."
     ]
-    home = read(walked[reverse("public:home")]).descriptions[0]
+    home = read(walked.pages[reverse("public:home")]).descriptions[0]
     assert home.startswith("Live scores and standings of Yaniv tournaments")
 
 
 def test_every_time_element_has_a_datetime_html_accepts(walked):
     bad = [
         f"{url}: {value}"
-        for url, html in walked.items()
+        for url, html in walked.pages.items()
         for value in read(html).times
         if not VALID_DATETIME.fullmatch(value)
     ]
@@ -147,18 +162,20 @@ def test_a_moment_is_written_to_the_second_in_the_sites_time_zone(settings):
 
 def test_no_page_holds_an_address_element(walked):
     # The season form's help text said "/seasons/<address>/", read as an element.
-    assert [url for url, html in walked.items() if "address" in read(html).tags] == []
-    assert reverse("public:season_new") in walked
+    assert [url for url, html in walked.pages.items() if "address" in read(html).tags] == []
+    assert reverse("public:season_new") in walked.pages
 
 
-def test_every_scroll_region_is_focusable_and_labelled(walked, world):  # noqa: F811
-    regions = [(url, region) for url, html in walked.items() for region in read(html).regions]
+def test_every_scroll_region_is_focusable_and_labelled(walked):
+    regions = [
+        (url, region) for url, html in walked.pages.items() for region in read(html).regions
+    ]
     scrolling = {url for url, _ in regions}
     for url in (
         reverse("public:standings", args=["bk"]),
-        reverse("public:player", args=["bk", world["kwargs"]["player_id"]]),
+        reverse("public:player", args=["bk", walked.kwargs["player_id"]]),
         reverse("public:season", args=["bk"]),
-        reverse("tables:detail", args=[world["kwargs"]["table_id"]]),
+        reverse("tables:detail", args=[walked.kwargs["table_id"]]),
     ):
         assert url in scrolling, url
     bad = [

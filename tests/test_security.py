@@ -55,6 +55,11 @@ def our_url_patterns(patterns=None, prefix="", namespace=""):
 @pytest.fixture
 def world():
     """A running tournament with a played table, a registration and a session to manage."""
+    return make_world()
+
+
+def make_world() -> dict:
+    """The `world` fixture's rows (tests/test_page_standards.py builds them once a module)."""
     director = make_user("director", is_staff=True)
     referee = make_user("referee")
     other_referee = make_user("other-referee")

@@ -45,6 +45,8 @@ def test_the_previous_release_is_the_one_the_changelog_names_before_this_one(pre
     assert f'version = "{PREVIOUS_VERSION}"' in pyproject
 
 
+@pytest.mark.slow  # manage.py processes, of two releases
+@pytest.mark.database  # manage.py on a database of its own beside the configured one
 def test_a_database_of_the_previous_release_migrates_with_every_sheet_kept(
     previous_release, tmp_path
 ):

@@ -35,6 +35,7 @@ def count(pattern: str, output: str) -> int:
     return int(found.group(1))
 
 
+@pytest.mark.database  # gunicorn on a database of its own beside the configured one
 @pytest.mark.skipif(
     bench_database_url() is None,
     reason="the downloads benchmark runs gunicorn on PostgreSQL; DATABASE_URL is not PostgreSQL",

@@ -26,6 +26,7 @@ def cache_url() -> str:
     return smoke_cache_url(12)
 
 
+@pytest.mark.database  # gunicorn on a database of its own beside the configured one
 @pytest.mark.skipif(
     bench_database_url() is None,
     reason="the load benchmark runs gunicorn on PostgreSQL; DATABASE_URL is not PostgreSQL",

@@ -13,7 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.bench.smoke import BASE_DIR
+
+# Minutes: the load benchmark through Caddy, two gunicorns, PostgreSQL and Redis of its own.
+pytestmark = pytest.mark.slow
 
 
 def test_the_stack_keeps_every_round_through_three_faults():

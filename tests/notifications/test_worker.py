@@ -57,6 +57,7 @@ def _wait_for(condition, seconds: float) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow  # the worker is a manage.py process
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_killed_mid_send_loses_nothing_and_no_phone_shows_a_message_twice(
     hall, vapid, push_service, tmp_path

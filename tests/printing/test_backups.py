@@ -28,6 +28,8 @@ def drill_database(tmp_path: Path) -> Iterator[tuple[str, Callable[[], None]]]:
         yield url, wipe
 
 
+@pytest.mark.slow  # manage.py processes
+@pytest.mark.database  # manage.py on a database of its own beside the configured one
 def test_the_restore_drill_brings_back_every_archive_byte_for_byte(drill_database, tmp_path):
     url, wipe = drill_database
     ok(manage(url, "migrate", "--noinput"))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 
 from printing import archive, transfer
 from tests.factories import make_user
@@ -29,14 +30,16 @@ def director(username: str = "fed"):
     return user
 
 
-@pytest.fixture
-def exported(tmp_path) -> bytes:
-    """The archive of a small played tournament, taken off this site again."""
-    call_command("load_demo", "--force", stdout=io.StringIO())
-    tournament = Tournament.objects.order_by("pk").first()
-    assert tournament is not None
-    text = archive.dumps(archive.tournament_to_data(tournament)).encode()
-    Tournament.objects.all().delete()
+@pytest.fixture(scope="module")
+def exported(django_db_setup, django_db_blocker) -> bytes:
+    """The archive of a small played tournament, taken off this site again: the demo loaded
+    once for the module, whose tests only post the text, and rolled back."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_demo", "--force", stdout=io.StringIO())
+        tournament = Tournament.objects.order_by("pk").first()
+        assert tournament is not None
+        text = archive.dumps(archive.tournament_to_data(tournament)).encode()
+        transaction.set_rollback(True)
     return text
 
 
@@ -173,6 +176,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow  # manage.py processes and gunicorn
+@pytest.mark.database  # two sites on databases of their own beside the configured one
 def test_a_venue_pushes_its_tournaments_to_a_running_federation_site(tmp_path: Path):
     with (
         own_database(tmp_path, "venue") as (venue, _),
