@@ -13,8 +13,10 @@ import datetime
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.test import Client, override_settings
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from tests import profiles
@@ -77,8 +79,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     """On SQLite, the test database is a file, as the site's is: with Django's in-memory one,
     the live server's request threads share one connection, and two browser pages polling
     at once fail with "database table is locked", which no venue would ever see."""
-    from django.conf import settings
-
     default = settings.DATABASES["default"]
     if default["ENGINE"] == "django.db.backends.sqlite3":
         folder = tmp_path_factory.mktemp("database")
@@ -94,6 +94,15 @@ def _fast_password_hashing():
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's language: a request in Dutch or French leaves it active
+    in the thread (LocaleMiddleware), and the next test's messages would be worded in it."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     # The cache holds counters (wrong table codes) that one test must not leave to the next.
     cache.clear()
@@ -105,8 +114,6 @@ def _empty_cache():
 def _plain_static_storage():
     """Whitenoise's manifest storage needs collectstatic; tests serve plain files (a page
     rendered by a module's fixture too)."""
-    from django.conf import settings
-
     plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
     with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
         yield
