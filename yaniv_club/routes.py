@@ -9,7 +9,6 @@ from django.urls import path
 
 from hall import views as hall
 from printing.views import downloads, printing, transfer
-from printing.views import seasons as season_downloads
 from seasons.views import profiles, seasons
 from tournaments.views import director, disputes, people, players, public, sessions, tables, webapp
 
@@ -57,8 +56,8 @@ public_patterns = (
         path("seasons/", seasons.season_list, name="seasons"),
         path("seasons/new/", seasons.season_create, name="season_new"),
         path("seasons/<slug:slug>/", seasons.season_detail, name="season"),
-        path("seasons/<slug:slug>/standings.csv", season_downloads.season_csv, name="season_csv"),
-        path("seasons/<slug:slug>/standings.pdf", season_downloads.season_pdf, name="season_pdf"),
+        path("seasons/<slug:slug>/standings.csv", downloads.season_csv, name="season_csv"),
+        path("seasons/<slug:slug>/standings.pdf", printing.season_pdf, name="season_pdf"),
         path("seasons/<slug:slug>/manage/", seasons.season_manage, name="season_manage"),
         path(
             "seasons/<slug:slug>/manage/tournaments/",

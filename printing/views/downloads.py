@@ -1,7 +1,8 @@
-"""Downloads: standings and rounds as CSV for anyone who may see the tournament, and the
-whole tournament as JSON for its directors (it holds the audit log, with usernames).
+"""Downloads: standings and rounds as CSV for anyone who may see the tournament (a season's
+standings for anyone who may see the season), and the whole tournament as JSON for its
+directors (it holds the audit log, with usernames).
 
-Each CSV is made once per version of what it shows and kept in the shared cache
+Each tournament's CSV is made once per version of what it shows and kept in the shared cache
 (`tournaments.caching`), within the bound of expensive renders; the JSON archive (directors
 only, never cached: it is the backup) is made afresh each time."""
 
@@ -19,7 +20,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from printing import archive, downloads
+from printing import archive, downloads, season_downloads
+from seasons.access import get_season_for_viewer
 from tournaments import access, caching
 from tournaments.access import (
     get_tournament_for_director,
@@ -107,4 +109,18 @@ def tournament_json(request: HttpRequest, slug: str) -> HttpResponse:
         archive.dumps(archive.tournament_to_data(tournament)),
         content_type="application/json; charset=utf-8",
         headers=_attachment(f"{tournament.slug}-{day}.json"),
+    )
+
+
+@require_safe
+@access.downloads_limited
+def season_csv(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The season standings for a spreadsheet (`?sep=semicolon` for Belgian settings)."""
+    season = get_season_for_viewer(request, slug)
+    separator = _separator(request)
+    if separator is None:
+        return _bad_separator()
+    content = season_downloads.season_csv(season.standings(), separator)
+    return HttpResponse(
+        content, content_type=CSV, headers=_attachment(f"{season.slug}-season.csv")
     )

@@ -23,6 +23,8 @@ from django.views.decorators.http import require_safe
 
 from printing import pdfs, tasks
 from printing.models import PreparedDownload
+from printing.seasons import season_standings_pdf
+from seasons.access import get_season_for_viewer
 from tournaments import access, caching
 from tournaments.access import get_session_for_director
 from tournaments.sheets import GameSheet
@@ -128,12 +130,15 @@ def score_sheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
         table_id: request.build_absolute_uri(reverse("codes:detail", args=[code.code]))
         for table_id, code in session.ensure_codes().items()
     }
-    content = pdfs.blank_score_sheets(session, links=links)
-    response = FileResponse(
-        io.BytesIO(content),
-        filename=f"{slug}-session-{number}-score-sheets.pdf",
-        content_type="application/pdf",
+    # Never kept: the codes change when reissued, and the sheets print the current ones.
+    return _pdf_response(
+        pdfs.blank_score_sheets(session, links=links), f"{slug}-session-{number}-score-sheets.pdf"
     )
-    # The codes change when reissued: always print the current ones.
-    response["Cache-Control"] = "no-store"
-    return response
+
+
+@require_safe
+@access.downloads_limited
+def season_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The season standings for the wall (A4, landscape when it counts many tournaments)."""
+    season = get_season_for_viewer(request, slug)
+    return _pdf_response(season_standings_pdf(season.standings()), f"{season.slug}-season.pdf")

@@ -1,5 +1,5 @@
 """Seasons: their standings page for anyone, their settings for the organisers (the CSV and
-PDF: printing.views.seasons).
+PDF: printing.views).
 
 The standings page polls like a tournament's (a version, 204 while nothing changed) and
 costs the same few queries whatever the number of tournaments and players. Every view that
