@@ -233,16 +233,23 @@ def remember_device(response: HttpResponse, device: str, request: HttpRequest) -
 
 @dataclass(frozen=True)
 class Entrant:
-    """Who records at a table: an account (`user`), or a table code (`code`, no account)."""
+    """Who records at a table: an account (`user`), or a table code (`code`, no account;
+    `typed`: the code as its address has it)."""
 
     table: Table
     user: Any = None
     code: TableCode | None = None
+    typed: str | None = None
 
     @property
     def by(self) -> Any:
         """As the game's methods take it: the user, else the code."""
         return self.code if self.code is not None else self.user
+
+    def viewer(self) -> Viewer:
+        """What the entrant may see and do on the table page, asked after their change (a
+        change that signed the sheet off closed it to them)."""
+        return _viewer(self.user, self.table, self.typed)
 
 
 def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Table:
@@ -328,7 +335,7 @@ def get_entrant(
         found = find_code(request, code)
         if found.table.game.signed_off:
             raise PermissionDenied(gettext("The sheet is signed off: only a director changes it."))
-        return Entrant(found.table, code=found)
+        return Entrant(found.table, code=found, typed=code)
     table = _table(request, table_id, None)
     if not can_referee(request.user, table):
         if table.game.signed_off and can_view(request.user, table.session.tournament):
@@ -369,17 +376,26 @@ class Viewer(NamedTuple):
 def table_viewer(request: HttpRequest, table: Table, code: str | None = None) -> Viewer:
     """Who looks at the table page, decided once: its referee or a director, or the holder of
     a working table code, may record there (`editable`); a follower may only follow."""
-    user = request.user
     if code is not None:
         find_code(request, code)
-        editable = not table.game.signed_off
-    else:
-        editable = can_referee(user, table)
+    return _viewer(request.user, table, code)
+
+
+def _viewer(user: Any, table: Table, code: str | None) -> Viewer:
+    """The viewer by a working table `code` (checked by the caller), else by account."""
+    if code is not None:
+        return Viewer(
+            editable=not table.game.signed_off,
+            is_director=False,
+            show_names=False,
+            code=code,
+            table_id=table.pk,
+        )
     return Viewer(
-        editable=editable,
-        is_director=code is None and can_direct(user, table.session.tournament),
-        show_names=code is None and can_see_names(user, table),
-        code=code,
+        editable=can_referee(user, table),
+        is_director=can_direct(user, table.session.tournament),
+        show_names=can_see_names(user, table),
+        code=None,
         table_id=table.pk,
     )
 

@@ -41,12 +41,16 @@ class RoundForm(forms.Form):
         self.sheet = sheet
         ruleset = self.ruleset = sheet.ruleset
         self._entries: rules.Round | None = None
+        number = self._round_number()
         # Under elimination: who is out before this round has no hand in it.
-        self.out = sheet.out_before(self._round_number())
-        for seat, label in zip(sheet.seats, sheet.players, strict=True):
-            if label in self.out:
-                # Eliminated: no hand from now on.
-                continue
+        self.out = sheet.out_before(number)
+        # (seat, label) of the players who play this round, clockwise.
+        self.playing = [
+            (seat, label)
+            for seat, label in zip(sheet.seats, sheet.players, strict=True)
+            if label not in self.out
+        ]
+        for seat, label in self.playing:
             message = gettext("%(player)s's hand must be a whole number from 0 to %(max)s.") % {
                 "player": label,
                 "max": ruleset.max_hand,
@@ -73,13 +77,13 @@ class RoundForm(forms.Form):
         self.ending_field.choices = [
             (f"{kind}:{seat.position}", label)
             for kind in ("yaniv", "empty")
-            for seat, label in self.playing_seats()
+            for seat, label in self.playing
         ]
         # Under automatic Assaf nobody declares going along.
         self.along_field.choices = (
             []
             if ruleset.automatic_assaf
-            else [(str(seat.position), label) for seat, label in self.playing_seats()]
+            else [(str(seat.position), label) for seat, label in self.playing]
         )
 
     @property
@@ -104,14 +108,6 @@ class RoundForm(forms.Form):
             return int(value or "")
         except (TypeError, ValueError):
             return self.sheet.round_count + 1
-
-    def playing_seats(self) -> list[tuple[Seat, str]]:
-        """(seat, label) of the players who play this round, clockwise."""
-        return [
-            (seat, label)
-            for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
-            if label not in self.out
-        ]
 
     @property
     def shows_along(self) -> bool:
@@ -202,13 +198,13 @@ class RoundForm(forms.Form):
         kind, position = cleaned["ending"].split(":")
         ender = by_position[int(position)]
         entries = rules.Round(
-            hands={label: cleaned[self.hand_field(seat)] for seat, label in self.playing_seats()},
+            hands={label: cleaned[self.hand_field(seat)] for seat, label in self.playing},
             yaniv=ender if kind == "yaniv" else None,
             empty_hand=ender if kind == "empty" else None,
             along=tuple(by_position[int(position)] for position in cleaned["along"]),
         )
         try:
-            playing = [label for _, label in self.playing_seats()]
+            playing = [label for _, label in self.playing]
             rules.check_round(playing, entries, cleaned["number"], self.ruleset)
         except GameError as error:
             self.add_game_error(error)

@@ -19,11 +19,13 @@ from datetime import datetime
 from functools import cached_property
 from typing import NamedTuple
 
+from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scoring import rules
+from scoring.records import round_to_record
 from scoring.sheet import (
     Mark,
     RoundPreview,
@@ -34,6 +36,7 @@ from scoring.sheet import (
     sheet_from_scores,
 )
 from tournaments import texts
+from tournaments.chart import progression_svg
 from tournaments.models import Game, Hand, Round, Seat
 from tournaments.models.seats import LabelledSeats, mark_withdrawn, seats_of_games
 
@@ -146,8 +149,8 @@ class GameSheet(LabelledSeats):
     def load_many(cls, games: Iterable[Game]) -> list[GameSheet]:
         """The sheets of many games (three queries); each game's ruleset from its table."""
         games = list(games)
-        seats = seats_of_games(games)
         rounds = stored_rounds(games)
+        seats = seats_of_games(games)
         return [
             cls(game, tuple(seats[game.pk]), tuple(rounds[game.pk]), game.ruleset)
             for game in games
@@ -284,6 +287,25 @@ class GameSheet(LabelledSeats):
             )
         return mark_safe("".join(rows))  # noqa: S308 - every value escaped above
 
+    def chart_svg(self) -> SafeString:
+        """The score progression chart as inline SVG (`tournaments.chart`)."""
+        return mark_safe(progression_svg(self.sheet))  # noqa: S308 - our SVG, escaped there
+
+    def device_state(self) -> dict[str, object]:
+        """The game as the table page's script scores it on the device (offline)."""
+        game, ruleset = self.game, self.ruleset
+        return {
+            "version": game.version,
+            "finished": game.finished,
+            "ended_at_time_limit": game.ended_at_time_limit,
+            "signed_off": game.signed_off,
+            "players": list(self.players),
+            "positions": [seat.position for seat in self.seats],
+            "ruleset": ruleset.name,
+            "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
+            "rounds": [round_to_record(row.entries, ruleset) for row in self.rows],
+        }
+
     def engine_game(self, up_to: int | None = None) -> rules.Game:
         """The game as the engine takes it; with `up_to`, only its first rounds."""
         rounds = [row.entries for row in self.rows]
@@ -304,6 +326,18 @@ class GameSheet(LabelledSeats):
     def entered_by(self) -> list[str]:
         """Who entered each round, by account name (for the people running the table)."""
         return [stored.entered_by or "" for stored in self.stored_rounds]
+
+
+def round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
+    """A round's page of `view` by its number, the address reversed once for every round."""
+    # Reversed with a stand-in number, cut where the number goes.
+    head, _, tail = reverse(f"{ns}:{view}", args=[key, ROUND_STAND_IN]).rpartition(
+        str(ROUND_STAND_IN)
+    )
+    return lambda number: f"{head}{number}{tail}"
+
+
+ROUND_STAND_IN = 987654321
 
 
 def sheets_by_game(sheets: Sequence[GameSheet]) -> dict[int, GameSheet]:

@@ -1,32 +1,131 @@
-"""The table page's values, made of the one sheet its request loaded (views/tables.py draws
-them with templates/tournaments/table.html): the sheet's rows and chart, the entry and
-dispute forms, who agreed, the history and the device's copy of the game.
+"""The table page's answers and values, drawn with templates/tournaments/table.html from
+the one sheet its request loaded: the entry and dispute forms, who agreed and the history
+(the template draws the sheet's rows, chart and the device's copy of the game from the
+`GameSheet` itself); after a change (the views in views/tables.py), the page, its live part
+for htmx, a round's conflict, or the way back.
 
-Long games' parts (rows, history, the round choice) are written as strings here rather
-than by the template, which took a tag or two per line, a hundred times over.
+Long games' parts (history, the round choice; the rows in `GameSheet.rows_html`) are
+written as strings rather than by the template, which took a tag or two per line, a
+hundred times over.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from django.urls import reverse
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 from django.utils.translation import gettext
 
-from scoring import rules
 from scoring.records import round_to_record
-from tournaments.access import Viewer
-from tournaments.chart import progression_svg
+from tournaments.access import Entrant, Viewer
 from tournaments.forms import DisputeForm, RoundForm
-from tournaments.models import Game, GameChange, Table
+from tournaments.models import Game, GameChange, RoundConflict, Seat, Table
 from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
-from tournaments.views.live import poll_seconds
+from tournaments.views.live import HtmxHttpRequest, poll_seconds
+
+TEMPLATE = "tournaments/table.html"
+
+
+def answer(
+    request: HtmxHttpRequest,
+    table: Table,
+    viewer: Viewer,
+    *,
+    sheet: GameSheet | None = None,
+    form: RoundForm | None = None,
+    message: str = "",
+    conflict: dict[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The table page after a change, or its live part for htmx, drawn from the request's
+    one sheet (loaded here if the caller had none); never kept (a message, a conflict or a
+    refused form is one reader's)."""
+    context = page_values(
+        table,
+        sheet or GameSheet.load(table.game),
+        viewer,
+        form=form,
+        message=message,
+        conflict=conflict,
+    )
+    template = f"{TEMPLATE}#live" if request.htmx else TEMPLATE
+    return render(request, template, context, status=status)
+
+
+def saved(request: HtmxHttpRequest, entrant: Entrant, seats: Sequence[Seat] = ()) -> HttpResponse:
+    """A saved change's answer: back to the page for a plain post; for htmx the fresh sheet
+    (of the seats the write locked, with their new totals, if it had them), or, if the
+    database drops right after the commit, that the round is saved (never "not saved"), and
+    the sheet fetched again until it answers."""
+    table = entrant.table
+    if not request.htmx:
+        return back(table, entrant.typed)
+    try:
+        sheet = GameSheet.of(table.game, seats) if seats else None
+        return answer(request, table, entrant.viewer(), sheet=sheet)
+    except DatabaseError:
+        return render(
+            request,
+            "tournaments/_saved.html",
+            {"table": table, "number": table.game.round_count, **address(table, entrant.typed)},
+        )
+
+
+def back(table: Table, code: str | None) -> HttpResponse:
+    """A plain post's answer: back to the table page it came from."""
+    if code is not None:
+        return redirect("codes:detail", code)
+    return redirect(table)
+
+
+def address(table: Table, code: str | None) -> dict[str, Any]:
+    """The table page's address as the templates reverse it: by table code or by account."""
+    return {"ns": "codes" if code is not None else "tables", "key": code or table.pk}
+
+
+def conflict_choice(
+    conflict: RoundConflict, entrant: Entrant, request: HttpRequest, *, device: bool = False
+) -> dict[str, Any]:
+    """The stored round and the entrant's own, side by side, with what it takes to replace.
+
+    `device`: the phone's outbox asks (tables:sync), which may also record its round after
+    the stored ones."""
+    existing, game, user = conflict.existing, entrant.table.game, entrant.user
+    stored, mine = (
+        round_to_record(entries, game.ruleset) for entries in (conflict.entries, conflict.attempt)
+    )
+    if user is not None and existing.entered_by_id == user.pk:
+        who = gettext("another phone of yours")
+    elif user is not None and existing.entered_by:
+        # Who records by account runs the table: they see account names.
+        who = existing.entered_by.get_username()
+    else:
+        who = gettext("another device")
+    return {
+        "kind": "record",
+        "number": existing.number,
+        "stored": describe_entries(stored),
+        "mine": describe_entries(mine),
+        "who": who,
+        # Replacing the stored round is a correction with the entrant's entries.
+        "fields": [
+            (name, value)
+            for name, values in request.POST.lists()
+            if name not in ("csrfmiddlewaretoken", "number", "client_id", "reason", "version")
+            for value in values
+        ],
+        "version": game.version,
+        "device": device,
+        "next": game.round_count + 1,
+    }
 
 
 def page_values(
@@ -39,14 +138,14 @@ def page_values(
     conflict: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The table page's values, made of the one sheet the request loaded: what the viewer
-    may see and do there, the sheet drawn, its forms, history and disputes."""
+    may see and do there, its forms, history and disputes; the template draws the sheet
+    itself (its rows, chart and the device's copy: `GameSheet`)."""
     game = table.game
     editable, is_director = viewer.editable, viewer.is_director
-    if form is None and editable and not game.finished:
-        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
+    # "Something's wrong?" is for the people at the table and the directors.
+    asks = editable or is_director
     changes = changes_of(game)
-    correct_url = round_url(viewer.ns, "correct", viewer.key) if editable else None
-    return {
+    values = {
         "table": table,
         "tournament": table.session.tournament,
         "game": game,
@@ -63,41 +162,27 @@ def page_values(
         # The session clock's state as the sheet's poll sends it back (`table_detail`).
         "clock_token": table.session.clock(table).token,
         "sheet": sheet,
-        "sheet_rows": sheet.rows_html(correct_url),
-        "chart": mark_safe(progression_svg(sheet.sheet)),  # noqa: S308 - our SVG, escaped there
         "decks": sheet.ruleset.decks(len(sheet.seats)),
         "ruleset": sheet.ruleset,
-        # A refused form stays on screen with its entries, even after the end.
-        "form": form if form is not None and (form.is_bound or not game.finished) else None,
         "confirmations": confirmations_of(sheet),
         "disputes": list(game.disputes.all()[:20]),
-        # "Something's wrong?" is for the people at the table and the directors.
-        "dispute_round": dispute_round(sheet) if editable or is_director else None,
-        "dispute_form": DisputeForm(sheet) if editable or is_director else None,
+        "dispute_round": dispute_round(sheet) if asks else None,
+        "withdrawn_seated": withdrawn_seated(sheet) if not game.finished else [],
         "history": history_html(changes, table, viewer.show_names),
         "history_count": len(changes),
-        # The device's copy of the game and the words it needs offline (editable pages).
-        "device_state": device_state(sheet) if editable else None,
-        "withdrawn_seated": withdrawn_seated(sheet) if not game.finished else [],
+        "dispute_form": DisputeForm(sheet) if asks else None,
     }
+    if form is None and editable and not game.finished:
+        form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
+    # A refused form stays on screen with its entries, even after the end.
+    values["form"] = form if form is not None and (form.is_bound or not game.finished) else None
+    return values
 
 
 def withdrawn_seated(sheet: GameSheet) -> list[str]:
     """The players at this unfinished table who withdrew from the tournament: the table
     keeps playing them until the director decides, and the page says so."""
     return [seat.player.name for seat in sheet.seats if getattr(seat, "withdrawn", False)]
-
-
-def round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
-    """A round's page of `view` by its number, the address reversed once for every round."""
-    # Reversed with a stand-in number, cut where the number goes.
-    head, _, tail = reverse(f"{ns}:{view}", args=[key, ROUND_STAND_IN]).rpartition(
-        str(ROUND_STAND_IN)
-    )
-    return lambda number: f"{head}{number}{tail}"
-
-
-ROUND_STAND_IN = 987654321
 
 
 def dispute_round(sheet: GameSheet) -> SafeString:
@@ -140,22 +225,6 @@ def phones_of(game: Game) -> list[str]:
                 % {"seats": ", ".join(map(str, positions))}
             )
     return lines
-
-
-def device_state(sheet: GameSheet) -> dict[str, Any]:
-    """The game as the table page's script scores it on the device (scoring, offline)."""
-    game, ruleset = sheet.game, sheet.ruleset
-    return {
-        "version": game.version,
-        "finished": game.finished,
-        "ended_at_time_limit": game.ended_at_time_limit,
-        "signed_off": game.signed_off,
-        "players": list(sheet.players),
-        "positions": [seat.position for seat in sheet.seats],
-        "ruleset": ruleset.name,
-        "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
-        "rounds": [round_to_record(row.entries, ruleset) for row in sheet.rows],
-    }
 
 
 class Change(NamedTuple):

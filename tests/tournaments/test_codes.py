@@ -59,6 +59,25 @@ def test_a_round_through_the_code_is_stored_without_an_account(client, code, clu
     assert change.user is None and change.code is not None and change.code.table == club_table
 
 
+def test_a_round_saved_through_the_code_looks_the_code_up_once(client, code, club_table):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            reverse("codes:record", args=[code]), entries(), headers={"HX-Request": "true"}
+        )
+    assert response.status_code == 200 and 'id="live"' in response.content.decode()
+    code_table = TableCode._meta.db_table
+    lookups = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith("SELECT") and f'FROM "{code_table}"' in query["sql"]
+    ]
+    # The access check's; the answer asks the entrant, not the code again.
+    assert len(lookups) == 1
+
+
 def test_the_outbox_of_a_code_page_syncs_once(client, code):
     data = {**entries(), "action": "record", "client_id": str(uuid.uuid4())}
     first = client.post(reverse("codes:sync", args=[code]), data)

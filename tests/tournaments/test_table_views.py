@@ -586,12 +586,12 @@ def test_a_round_saved_just_before_the_database_drops_is_reported_as_saved(
 ):
     from django.db import OperationalError
 
-    from tournaments.views import tables
+    from tournaments import table_page
 
     def dropped(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(tables, "_render_live", dropped)
+    monkeypatch.setattr(table_page, "answer", dropped)
     response = referee_client.post(
         reverse("tables:record", args=[table.pk]), entries(), headers=HTMX
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -11,7 +11,6 @@ from urllib.parse import urlsplit
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError
 from django.db.models import Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -22,7 +21,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring.errors import GameError
-from scoring.records import round_to_record
 from tournaments import access, caching, table_page, texts
 from tournaments.access import Entrant
 from tournaments.errors import sentence
@@ -43,14 +41,12 @@ from tournaments.models import (
     Game,
     GameChange,
     RoundConflict,
-    Seat,
     Session,
     SheetChanged,
     Table,
     TableCode,
     TooManyDisputes,
 )
-from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 from tournaments.views.refusals import answers_refusals
@@ -76,7 +72,7 @@ def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
-_TEMPLATE = "tournaments/table.html"
+table_page.TEMPLATE = "tournaments/table.html"
 
 
 def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[object, ...]:
@@ -96,30 +92,10 @@ def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[o
 
 
 def _render_live(
-    request: HtmxHttpRequest,
-    table: Table,
-    *,
-    sheet: GameSheet | None = None,
-    form: RoundForm | None = None,
-    message: str = "",
-    status: int = 200,
-    conflict: dict[str, Any] | None = None,
-    code: str | None = None,
+    request: HtmxHttpRequest, table: Table, *, code: str | None = None, **parts: Any
 ) -> HttpResponse:
-    """The table page after a change, or its live part for htmx, drawn from the request's
-    one sheet (loaded here if the caller had none); never kept (a message, a conflict or a
-    refused form is one reader's)."""
-    viewer = access.table_viewer(request, table, code)
-    context = table_page.page_values(
-        table,
-        sheet or GameSheet.load(table.game),
-        viewer,
-        form=form,
-        message=message,
-        conflict=conflict,
-    )
-    template = f"{_TEMPLATE}#live" if request.htmx else _TEMPLATE
-    return render(request, template, context, status=status)
+    """The table page after a change (`table_page.answer`), as its viewer sees it now."""
+    return table_page.answer(request, table, access.table_viewer(request, table, code), **parts)
 
 
 def _kept_whole_page(
@@ -139,10 +115,10 @@ def _kept_whole_page(
         "editable": viewer.editable,
         # A table code's page offers each seat's notifications (the notifications app).
         "code": viewer.code,
-        "head": caching.part(request, f"{_TEMPLATE}#head", kept, values),
-        "body": caching.part(request, f"{_TEMPLATE}#body", kept, values),
+        "head": caching.part(request, f"{table_page.TEMPLATE}#head", kept, values),
+        "body": caching.part(request, f"{table_page.TEMPLATE}#body", kept, values),
     }
-    return render(request, _TEMPLATE, shell)
+    return render(request, table_page.TEMPLATE, shell)
 
 
 @require_safe
@@ -191,7 +167,7 @@ def _kept_page(
     if not request.htmx:
         return _kept_whole_page(request, table, viewer, context, kept)
     if request.GET.get("part") != "sheet":
-        return HttpResponse(caching.part(request, f"{_TEMPLATE}#live", kept, context))
+        return HttpResponse(caching.part(request, f"{table_page.TEMPLATE}#live", kept, context))
     if viewer.follower:
         # Every follower's the same: the whole answer is kept.
         return caching.fragment(
@@ -203,9 +179,11 @@ def _kept_page(
                 caching.stamp(table.session.tournament),
                 poll_seconds(),
             ),
-            lambda: HttpResponse(render_to_string(f"{_TEMPLATE}#sheet", context(), request)),
+            lambda: HttpResponse(
+                render_to_string(f"{table_page.TEMPLATE}#sheet", context(), request)
+            ),
         )
-    return HttpResponse(caching.part(request, f"{_TEMPLATE}#sheet", kept, context))
+    return HttpResponse(caching.part(request, f"{table_page.TEMPLATE}#sheet", kept, context))
 
 
 def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpResponse:
@@ -272,61 +250,31 @@ def record_round(
     """The entry form's round, parsed against the seats it is stored on (under the game's
     lock); htmx gets the live part drawn from the sheet as stored, a plain post goes back."""
     entrant = access.get_entrant(request, table_id, code)
-    table = entrant.table
     posted = RoundPost(request.POST, auto_id="r_%s")
     try:
-        table.game.record_parsed(posted, by=entrant.by)
-    except FormRefused:
-        pass
+        entrant.table.game.record_parsed(posted, by=entrant.by)
     except RoundConflict as conflict:
         # Never stored as another round: the referee chooses between the two versions.
-        choice = _conflict(request, table, conflict, code)
-        return _render_live(
-            request, table, conflict=choice, code=code, status=200 if request.htmx else 409
+        choice = table_page.conflict_choice(conflict, entrant, request)
+        status = 200 if request.htmx else 409
+        return table_page.answer(
+            request, entrant.table, entrant.viewer(), conflict=choice, status=status
         )
     except GameError as error:
         if posted.form is None:
             raise
         posted.form.add_game_error(error)
+    except FormRefused:
+        pass
     except AlreadyApplied:
         # Stored before, once: the phone sent it again.
-        return _render_saved(request, table, code)
+        return table_page.saved(request, entrant)
     else:
-        return _render_saved(request, table, code, seats=posted.seats)
-    return _render_live(
-        request, table, form=posted.form, status=200 if request.htmx else 400, code=code
+        return table_page.saved(request, entrant, posted.seats)
+    status = 200 if request.htmx else 400
+    return table_page.answer(
+        request, entrant.table, entrant.viewer(), form=posted.form, status=status
     )
-
-
-def _back(table: Table, code: str | None) -> HttpResponse:
-    """A plain post's answer: back to the table page it came from."""
-    if code is not None:
-        return redirect("codes:detail", code)
-    return redirect(table)
-
-
-def _render_saved(
-    request: HtmxHttpRequest, table: Table, code: str | None, seats: Sequence[Seat] = ()
-) -> HttpResponse:
-    """A saved round's answer: back to the page for a plain post; for htmx the fresh sheet,
-    or, if the database drops right after the commit, that the round is saved (never "not
-    saved"), and the sheet fetched again until it answers."""
-    if not request.htmx:
-        return _back(table, code)
-    try:
-        # The sheet of the seats the write locked (with their new totals), if it had them.
-        sheet = GameSheet.of(table.game, seats) if seats else None
-        return _render_live(request, table, sheet=sheet, code=code)
-    except DatabaseError:
-        return render(
-            request,
-            "tournaments/_saved.html",
-            {"table": table, "number": table.game.round_count, **_address(table, code)},
-        )
-
-
-def _address(table: Table, code: str | None) -> dict[str, Any]:
-    return {"ns": "codes" if code is not None else "tables", "key": code or table.pk}
 
 
 @require_http_methods(["GET", "POST"])
@@ -358,7 +306,7 @@ def correct_round(
                     dispute=dispute,
                 )
             except AlreadyApplied:
-                return _back(table, code)
+                return table_page.back(table, code)
             except GameError as error:
                 form.add_game_error(error)
             except SheetChanged as error:
@@ -368,15 +316,15 @@ def correct_round(
                 if request.htmx and current == request.path:
                     # The correction page on its own (a director's queue links to it): back
                     # to the table page.
-                    address = _address(table, code)
+                    address = table_page.address(table, code)
                     url = reverse(f"{address['ns']}:detail", args=[address["key"]])
                     return HttpResponseClientRedirect(url)
                 if request.htmx:
                     # The form swaps itself on errors; a saved correction swaps the sheet.
                     message = gettext("Round %(number)s corrected.") % {"number": number}
-                    response = _render_live(request, table, message=message, code=code)
+                    response = table_page.answer(request, table, entrant.viewer(), message=message)
                     return reswap(retarget(response, "#live"), "outerHTML")
-                return _back(table, code)
+                return table_page.back(table, code)
     else:
         initial = CorrectionForm.initial_for(sheet, number)
         form = CorrectionForm(sheet, initial={**initial, "version": game.version}, auto_id="c_%s")
@@ -393,7 +341,7 @@ def correct_round(
             "form": form,
             "number": number,
             "dispute": dispute,
-            **_address(table, code),
+            **table_page.address(table, code),
         },
         status=status,
     )
@@ -421,7 +369,6 @@ def undo_round(
         entrant,
         entrant.table.game.undo_last_round,
         gettext("Last round undone."),
-        code,
     )
 
 
@@ -441,7 +388,6 @@ def _reasoned_change(
     entrant: Entrant,
     change: Any,
     done: str,
-    code: str | None = None,
 ) -> HttpResponse:
     table = entrant.table
     form = ReasonForm(request.POST)
@@ -457,13 +403,13 @@ def _reasoned_change(
             message = sentence(error)
         else:
             if not request.htmx:
-                return _back(table, code)
+                return table_page.back(table, entrant.typed)
             message = done
     else:
         message = " ".join(str(error) for errors in form.errors.values() for error in errors)
     if request.htmx:
-        return _render_live(request, table, message=message, code=code)
-    return _render_live(request, table, message=message, status=400, code=code)
+        return table_page.answer(request, table, entrant.viewer(), message=message)
+    return table_page.answer(request, table, entrant.viewer(), message=message, status=400)
 
 
 # --- the players agree; something's wrong ---------------------------------------------------
@@ -492,7 +438,7 @@ def confirm(
             message = sentence(error)
         else:
             if not request.htmx:
-                response = _back(table, code)
+                response = table_page.back(table, code)
                 if new_device:
                     access.remember_device(response, device, request)
                 return response
@@ -501,11 +447,11 @@ def confirm(
                 if signed
                 else gettext("%(name)s agrees.") % {"name": seat.player.name}
             )
-            response = _render_live(request, table, message=message, code=code)
+            response = table_page.answer(request, table, entrant.viewer(), message=message)
             if new_device:
                 access.remember_device(response, device, request)
             return response
-    return _render_live(request, table, message=message, code=code)
+    return table_page.answer(request, table, entrant.viewer(), message=message)
 
 
 # What a player agrees to: the rounds and the game's end, not who else agreed or asked.
@@ -554,52 +500,11 @@ def dispute(
             response["Retry-After"] = str(refused.retry_after)
             return response
         if not request.htmx:
-            return _back(table, code)
+            return table_page.back(table, code)
         message = gettext("Sent to the director. The answer appears below.")
     else:
         message = " ".join(str(error) for errors in form.errors.values() for error in errors)
     return _render_live(request, table, message=message, code=code)
-
-
-# --- the conflict of two versions of a round --------------------------------------
-
-
-def _conflict(
-    request: HtmxHttpRequest,
-    table: Table,
-    conflict: RoundConflict,
-    code: str | None,
-    device: bool = False,
-) -> dict[str, Any]:
-    """The stored round and the referee's own, side by side, with what it takes to replace.
-
-    `device`: the phone's outbox asks (tables:sync), which may also record its round after
-    the stored ones."""
-    existing = conflict.existing
-    if code is None and existing.entered_by_id == request.user.pk:
-        who = gettext("another phone of yours")
-    elif code is None and access.can_see_names(request.user, table) and existing.entered_by:
-        who = existing.entered_by.get_username()
-    else:
-        who = gettext("another device")
-    ruleset = table.game.ruleset
-    return {
-        "kind": "record",
-        "number": existing.number,
-        "stored": describe_entries(round_to_record(conflict.entries, ruleset)),
-        "mine": describe_entries(round_to_record(conflict.attempt, ruleset)),
-        "who": who,
-        # Replacing the stored round is a correction with the referee's entries.
-        "fields": [
-            (name, value)
-            for name, values in request.POST.lists()
-            if name not in ("csrfmiddlewaretoken", "number", "client_id", "reason", "version")
-            for value in values
-        ],
-        "version": table.game.version,
-        "device": device,
-        "next": table.game.round_count + 1,
-    }
 
 
 # --- a device's outbox, one change at a time ----------------------------------------
@@ -649,7 +554,7 @@ def sync(
     def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
         behind = base is not None and game.version != base + (status == "stored")
         if behind or status in ("conflict", "stale"):
-            extra["state"] = table_page.device_state(GameSheet.load(game))
+            extra["state"] = GameSheet.load(game).device_state()
         body = {"status": status, "version": game.version, **extra}
         return JsonResponse(body, status=http_status)
 
@@ -690,8 +595,10 @@ def sync(
             except RoundConflict as conflict:
                 context = {
                     "table": table,
-                    "conflict": _conflict(request, table, conflict, code, device=True),
-                    **_address(table, code),
+                    "conflict": table_page.conflict_choice(
+                        conflict, entrant, request, device=True
+                    ),
+                    **table_page.address(table, code),
                 }
                 html = render_to_string("tournaments/table.html#conflict", context, request)
                 game.refresh_from_db(fields=["version"])
