@@ -55,8 +55,8 @@ from typing import Any
 import httpx
 from django.conf import settings
 
-from bench import BenchError, deal_game, load_clients, say
-from bench.load import Benchmark, add_server_arguments, write_json
+from bench import BenchError, deal_game, load_clients, load_report, say
+from bench.servers import Site, add_server_arguments, write_json
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yaniv_bench_downloads"
 # A Redis database of its own (bench load uses 13, its smoke test 12), emptied first.
@@ -141,12 +141,14 @@ class Render:
 # --- the orchestration ------------------------------------------------------------------------
 
 
-class DownloadsBenchmark(Benchmark):
-    """`bench load`'s database, child processes and gunicorn, with this benchmark's stages
-    and the render log's hook; no PostgreSQL restart."""
+class DownloadsBenchmark(Site):
+    """The site as `bench load` serves it (servers.Site: its database, child processes and
+    gunicorn), with this benchmark's stages and the render log's hook."""
+
+    command = "downloads"
 
     def __init__(self, options: dict[str, Any]) -> None:
-        super().__init__({**options, "no_restart": True, "pg_cluster": ""})
+        super().__init__(options)
         # gunicorn reads its configuration file (the render log's hook) from here.
         self.env["GUNICORN_CMD_ARGS"] = "--config=python:bench.downloads_server"
         # The clients stand for many people but all come from loopback: the per-address bound
@@ -154,29 +156,16 @@ class DownloadsBenchmark(Benchmark):
         # this benchmark measures.
         self.env["DOWNLOADS_PER_MINUTE"] = "1000000"
         self.changer: subprocess.Popen | None = None
-        self.tracebacks: dict[str, str] = {}
-
-    def bench(self, *args: str) -> None:
-        self.child(["-m", "bench", "downloads", *args], f"the {args[0].partition('=')[2]} stage")
 
     def run(self) -> None:
         failures: list[str] = []
         try:
-            self.create_database()
-            say(f"database {self.db_name} created on {self.host}:{self.port}")
-            self.empty_cache()
             started = time.perf_counter()
-            self.manage("migrate", "--noinput")
-            self.manage("collectstatic", "--noinput")
-            plan_file = self.workdir / "plan.json"
-            self.bench(
-                "--stage=setup",
-                f"--file={plan_file}",
+            plan = self.prepare(
                 f"--players={self.options['players']}",
                 f"--sessions={self.options['sessions']}",
                 f"--seed={self.options['seed']}",
             )
-            plan = json.loads(plan_file.read_text())
             say(
                 f"migrated; tournament of {plan['players']} players, {plan['sessions']} "
                 f"finished sessions, {plan['rounds']} rounds built in "
@@ -190,7 +179,7 @@ class DownloadsBenchmark(Benchmark):
                     "bench",
                     "downloads",
                     "--stage=change",
-                    f"--file={plan_file}",
+                    f"--file={self.plan_file}",
                 ],
                 cwd=settings.BASE_DIR,
                 # Its log line for every change would drown the report.
@@ -205,15 +194,7 @@ class DownloadsBenchmark(Benchmark):
             failures = self.figures(seen)
         finally:
             self.stop_changer()
-            self.stop_gunicorn()
-            if not self.options["keep"]:
-                try:
-                    self.drop_database()
-                except Exception as error:  # the figures are printed; say why it is left
-                    say(f"could not drop {self.db_name}: {error}")
-            for path in sorted(self.workdir.glob("*")):
-                path.unlink()
-            self.workdir.rmdir()
+            self.clean_up()
         if failures:
             raise BenchError("the benchmark failed: " + "; ".join(failures))
 
@@ -489,7 +470,7 @@ class DownloadsBenchmark(Benchmark):
             )
             failures.append("a referee's preview or /health/ failed")
         say("server log:")
-        for line, count in self.server_log_errors().most_common():
+        for line, count in load_report.server_log_errors(self.log_path).most_common():
             say(f"  {count:>5} × {line}")
         return failures
 

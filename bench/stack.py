@@ -3,15 +3,15 @@
 The deploy's own Caddy configuration (deploy/yaniv.caddy, here on plain HTTP on a free port)
 in front of two gunicorn app servers, with a PostgreSQL cluster and a Redis server of the
 harness's own (throwaway, on free ports, removed afterwards: the machine's own servers are
-never touched). The load benchmark (bench/load.py: referees submitting whole games, phones
-polling) runs through Caddy while, one after the other:
+never touched; bench/servers.py starts them). The load benchmark (bench/load.py: referees
+submitting whole games, phones polling) runs through Caddy while, one after the other:
 
 1. app server A is killed (SIGKILL, its workers with it) and started again;
 2. Redis is restarted (its cache is lost: a cache, the sessions are kept in the database);
 3. PostgreSQL is restarted (`pg_ctl restart -m fast`).
 
 Each fault starts once a share of the rounds is acknowledged (`--faults-at`). The database
-is then checked against what the site acknowledged (bench/load.py's verification: every
+is then checked against what the site acknowledged (bench/load_verification.py: every
 round stored once, with the entries sent). It prints the rounds, the lost and doubled, and
 per fault the failed requests and the recovery time: from the fault to the first round
 acknowledged and the first poll answered that were sent after it was over.
@@ -27,51 +27,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 
-from bench import BenchError, load, load_clients, say
+from bench import BenchError, load, load_clients, load_report, say
+from bench.servers import (
+    AppServer,
+    OwnPostgres,
+    OwnRedis,
+    answers,
+    free_port,
+    wait_until_serving,
+)
 
 DEPLOY = Path(settings.BASE_DIR) / "deploy"
 FAULTS = ("app server A killed", "Redis restarted", "PostgreSQL restarted")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def pg_bin() -> Path:
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-    if not versions:
-        raise BenchError(
-            "no PostgreSQL server under /usr/lib/postgresql (apt-get install postgresql)"
-        )
-    return versions[-1].parent
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-            return
-        time.sleep(0.05)
-    raise BenchError(f"nothing answers on 127.0.0.1:{port}")
 
 
 @dataclass
@@ -82,154 +62,43 @@ class Fault:
     over: float = 0.0  # the server is back (the restart command returned)
 
 
-@dataclass
-class Throwaway:
-    """PostgreSQL and Redis of the harness's own, in one temporary folder."""
-
-    folder: Path
-    pg_port: int = field(default_factory=free_port)
-    redis_port: int = field(default_factory=free_port)
-    redis: subprocess.Popen | None = None
-
-    @property
-    def pg_data(self) -> Path:
-        return self.folder / "pg"
-
-    def as_postgres(self, *command: str) -> list[str]:
-        return ["runuser", "-u", "postgres", "--", *command]
-
-    def pg_ctl(self, action: str) -> list[str]:
-        return self.as_postgres(
-            str(pg_bin() / "pg_ctl"),
-            "-D",
-            str(self.pg_data),
-            "-l",
-            str(self.folder / "pg.log"),
-            "-w",
-            "-m",
-            "fast",
-            "-o",
-            f"-p {self.pg_port} -c listen_addresses=127.0.0.1 -k {self.pg_data}",
-            action,
-        )
-
-    def start(self) -> None:
-        os.chmod(self.folder, 0o755)
-        self.pg_data.mkdir()
-        shutil.chown(self.pg_data, "postgres", "postgres")
-        subprocess.run(
-            self.as_postgres(
-                str(pg_bin() / "initdb"),
-                "-D",
-                str(self.pg_data),
-                "-U",
-                "postgres",
-                "-A",
-                "trust",
-                "--no-sync",
-                "-E",
-                "UTF8",
-                "--locale=C.UTF-8",
-            ),
-            check=True,
-            capture_output=True,
-        )
-        shutil.chown(self.folder, "postgres", "postgres")
-        subprocess.run(self.pg_ctl("start"), check=True, capture_output=True)
-        self.start_redis()
-
-    def start_redis(self) -> None:
-        self.redis = subprocess.Popen(
-            [
-                "redis-server",
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                str(self.redis_port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for_port(self.redis_port)
-
-    def stop_redis(self) -> None:
-        if self.redis is not None and self.redis.poll() is None:
-            self.redis.terminate()
-            self.redis.wait(10)
-
-    def postgres_running(self) -> bool:
-        return subprocess.run(self.pg_ctl("status"), capture_output=True).returncode == 0
-
-    def stop(self) -> None:
-        self.stop_redis()
-        if self.pg_data.exists():
-            subprocess.run(self.pg_ctl("stop"), capture_output=True)
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-    def postgres_pids(self) -> list[int]:
-        try:
-            main = int((self.pg_data / "postmaster.pid").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return []
-        return [main, *load_clients.children_of(main)]
-
-
 class StackBenchmark(load.Benchmark):
     """bench/load.py's benchmark through Caddy and two app servers, with three faults."""
 
-    def __init__(self, options: dict[str, Any], own: Throwaway) -> None:
-        self.own = own
+    def __init__(self, options: dict[str, Any], postgres: OwnPostgres, redis: OwnRedis) -> None:
+        self.postgres, self.redis = postgres, redis
         options = {
             **options,
-            "database_url": f"postgres://postgres@127.0.0.1:{own.pg_port}/yaniv_stack",
-            "cache_url": f"redis://127.0.0.1:{own.redis_port}/0",
+            "database_url": f"postgres://postgres@127.0.0.1:{postgres.port}/yaniv_stack",
+            "cache_url": redis.url,
             # The faults are this harness's (below), not load.py's one restart.
             "no_restart": True,
             "pg_cluster": "",
             "restart_at": 0.0,
         }
         super().__init__(options)
-        # load.py starts its fault task when it has a cluster to restart.
-        self.cluster = ("own", str(own.pg_port))
+        # load.py starts its fault task, measures the CPU of and starts again after the run
+        # the cluster it may restart: the harness's own.
+        self.cluster = postgres
         self.env["TRUSTED_PROXY_COUNT"] = "1"
-        self.servers: dict[str, subprocess.Popen] = {}
+        self.servers: dict[str, AppServer] = {}
         self.ports = {"A": free_port(), "B": free_port()}
         self.caddy: subprocess.Popen | None = None
         self.faults = [Fault(name) for name in FAULTS]
 
     # --- the stack ------------------------------------------------------------------
 
-    def start_server(self, name: str) -> subprocess.Popen:
-        log = open(self.log_path, "ab")  # noqa: SIM115 - the server's for its life
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "-c",
-                "gunicorn.conf.py",
-                f"--bind=127.0.0.1:{self.ports[name]}",
-                f"--workers={self.options['workers']}",
-                f"--threads={self.options['threads']}",
-                "--timeout=60",
-                "--graceful-timeout=10",
-            ],
-            cwd=settings.BASE_DIR,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
+    def start_server(self, name: str) -> AppServer:
+        self.servers[name] = AppServer(
+            self.ports[name],
+            self.options,
+            self.env,
+            self.log_path,
+            serves=("-c", "gunicorn.conf.py"),
         )
-        log.close()
-        self.servers[name] = server
-        return server
+        return self.servers[name]
 
     def start_gunicorn(self, plan: dict) -> str:
-        self.log_path = self.workdir / "gunicorn.log"
         for name in self.ports:
             self.start_server(name)
         # load.py measures the CPU of one gunicorn's workers: B's, never killed.
@@ -256,81 +125,33 @@ class StackBenchmark(load.Benchmark):
                 start_new_session=True,
             )
         base = f"http://127.0.0.1:{port}"
-        import httpx
 
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            for name, server in self.servers.items():
-                if server.poll() is not None:
-                    raise BenchError(
-                        f"app server {name} exited:\n{self.log_path.read_text()[-3000:]}"
-                    )
-            if all(self.answers(p) for p in self.ports.values()):
-                with contextlib.suppress(httpx.HTTPError):
-                    if (
-                        httpx.get(
-                            f"{base}/t/{plan['slug']}/standings/", trust_env=False
-                        ).status_code
-                        == 200
-                    ):
-                        say(
-                            f"Caddy on {base} in front of app servers A and B (127.0.0.1:"
-                            f"{self.ports['A']}, :{self.ports['B']}), {self.options['workers']} "
-                            f"workers × {self.options['threads']} threads each"
-                        )
-                        return base
-            time.sleep(0.2)
-        raise BenchError("the stack did not answer within 60 s")
+        def serving() -> bool:
+            return all(
+                answers(f"{server.base}/health/", 2) for server in self.servers.values()
+            ) and answers(f"{base}/t/{plan['slug']}/standings/")
 
-    @staticmethod
-    def answers(port: int) -> bool:
-        import httpx
-
-        try:
-            return (
-                httpx.get(
-                    f"http://127.0.0.1:{port}/health/", trust_env=False, timeout=2
-                ).status_code
-                == 200
-            )
-        except httpx.HTTPError:
-            return False
-
-    def kill_server(self, name: str) -> None:
-        server = self.servers[name]
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(server.pid, signal.SIGKILL)
-        server.wait(10)
+        named = {f"app server {name}": server for name, server in self.servers.items()}
+        if not wait_until_serving(named, serving, self.log_path):
+            raise BenchError("the stack did not answer within 60 s")
+        say(
+            f"Caddy on {base} in front of app servers A and B (127.0.0.1:"
+            f"{self.ports['A']}, :{self.ports['B']}), {self.options['workers']} "
+            f"workers × {self.options['threads']} threads each"
+        )
+        return base
 
     def stop_gunicorn(self) -> None:
         for server in self.servers.values():
-            if server.poll() is None:
-                server.send_signal(signal.SIGTERM)
-                try:
-                    server.wait(30)
-                except subprocess.TimeoutExpired:
-                    os.killpg(server.pid, signal.SIGKILL)
-                    server.wait(10)
+            server.stop()
         if self.caddy is not None and self.caddy.poll() is None:
             self.caddy.terminate()
             self.caddy.wait(10)
 
     # --- the faults -----------------------------------------------------------------
 
-    def pg_ctl(self, action: str) -> list[str]:
-        return self.own.pg_ctl(action)
-
-    def ensure_database_running(self) -> None:
-        if not self.own.postgres_running():
-            say("PostgreSQL is not running after the restart: starting it")
-            subprocess.run(self.own.pg_ctl("start"), capture_output=True)
-
-    def postgres_pids(self) -> list[int]:
-        return self.own.postgres_pids()
-
     def redis_pids(self) -> list[int]:
-        redis = self.own.redis
-        return [redis.pid] if redis is not None and redis.poll() is None else []
+        return self.redis.pids()
 
     async def fault(
         self,
@@ -350,16 +171,19 @@ class StackBenchmark(load.Benchmark):
             say(f"{fault.name} at round {fault.at_round}")
             fault.started = time.time()
             if fault is self.faults[0]:
-                await asyncio.to_thread(self.kill_server, "A")
+                await asyncio.to_thread(self.servers["A"].kill)
                 await asyncio.to_thread(self.start_server, "A")
-                while not await asyncio.to_thread(self.answers, self.ports["A"]):
+                health = f"{self.servers['A'].base}/health/"
+                while not await asyncio.to_thread(answers, health, 2):
                     await asyncio.sleep(0.05)
             elif fault is self.faults[1]:
-                await asyncio.to_thread(self.own.stop_redis)
-                await asyncio.to_thread(self.own.start_redis)
+                await asyncio.to_thread(self.redis.stop)
+                await asyncio.to_thread(self.redis.start)
             else:
                 # load.py's own restart, with its probe: the outage it reports is this one.
-                await load_clients.restart_database(self.pg_ctl("restart"), self.url, outage)
+                await load_clients.restart_database(
+                    self.postgres.pg_ctl("restart"), self.url, outage
+                )
                 fault.started = outage.started
             fault.over = time.time()
 
@@ -408,7 +232,11 @@ class StackBenchmark(load.Benchmark):
             say(
                 f"{fault.name} at round {fault.at_round}: the server back after "
                 f"{fault.over - fault.started:.2f} s; {len(failed)} requests failed"
-                + (f" ({load.describe(Counter(s.outcome for s in failed))})" if failed else "")
+                + (
+                    f" ({load_report.describe(Counter(s.outcome for s in failed))})"
+                    if failed
+                    else ""
+                )
                 + f"; saves resumed {recovery['round']:.2f} s and polls "
                 f"{recovery['poll']:.2f} s after the fault began"
             )
@@ -462,11 +290,14 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     import logging
 
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    own = Throwaway(Path(tempfile.mkdtemp(prefix="bench_stack-")))
+    postgres = OwnPostgres(Path(tempfile.mkdtemp(prefix="bench_stack-")))
+    redis = OwnRedis()
     try:
-        own.start()
-        say(f"own PostgreSQL on 127.0.0.1:{own.pg_port}, own Redis on 127.0.0.1:{own.redis_port}")
-        StackBenchmark(options, own).run()
+        postgres.start()
+        redis.start()
+        say(f"own PostgreSQL on 127.0.0.1:{postgres.port}, own Redis on 127.0.0.1:{redis.port}")
+        StackBenchmark(options, postgres, redis).run()
     finally:
-        own.stop()
+        redis.stop()
+        postgres.stop()
     return 0

@@ -1,7 +1,7 @@
 """The code's floors: each app imports only the ones below it, and no module imports one that
 imports it back (docs/architecture.md, "The floors").
 
-    scoring ← tournaments ← hall, seasons ← printing ← notifications, api ← yaniv_club
+    scoring ← tournaments ← hall, seasons ← printing ← notifications, api ← yaniv_club ← bench
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = (
     "scoring", "tournaments", "hall", "seasons", "printing", "notifications", "api", "yaniv_club",
+    "bench",
 )  # fmt: skip
 # What each package may import of the others: the floors below it.
 ALLOWED = {
@@ -38,6 +39,17 @@ ALLOWED = {
         "printing",
         "notifications",
         "api",
+    },
+    # The benchmarks, the top floor: they may measure any of the site; nothing imports them.
+    "bench": {
+        "scoring",
+        "tournaments",
+        "hall",
+        "seasons",
+        "printing",
+        "notifications",
+        "api",
+        "yaniv_club",
     },
 }
 
