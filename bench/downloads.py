@@ -56,7 +56,7 @@ import httpx
 from django.conf import settings
 
 from bench import BenchError, deal_game, load_clients, load_report, say
-from bench.servers import Site, add_server_arguments, write_json
+from bench.servers import Site, add_server_arguments, add_site_arguments, write_json
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/yaniv_bench_downloads"
 # A Redis database of its own (bench load uses 13, its smoke test 12), emptied first.
@@ -90,10 +90,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--keep", action="store_true", help="keep the database")
-    # The child processes: setup and the version changes, with DATABASE_URL set.
-    parser.add_argument("--stage", choices=["setup", "change"], help=argparse.SUPPRESS)
-    parser.add_argument("--file", help=argparse.SUPPRESS)
+    # The child processes: setup and the version changes.
+    add_site_arguments(parser, ["setup", "change"])
     options = vars(parser.parse_args(argv))
     if options["stage"] == "setup":
         write_json(options["file"], setup_tournament(options))
@@ -160,16 +158,12 @@ class DownloadsBenchmark(Site):
     def run(self) -> None:
         failures: list[str] = []
         try:
-            started = time.perf_counter()
             plan = self.prepare(
-                f"--players={self.options['players']}",
-                f"--sessions={self.options['sessions']}",
-                f"--seed={self.options['seed']}",
+                f"--players={self.options['players']}", f"--sessions={self.options['sessions']}"
             )
             say(
                 f"migrated; tournament of {plan['players']} players, {plan['sessions']} "
-                f"finished sessions, {plan['rounds']} rounds built in "
-                f"{time.perf_counter() - started:.1f} s"
+                f"finished sessions, {plan['rounds']} rounds built in {self.setup_seconds:.1f} s"
             )
             base = self.start_gunicorn(plan)
             self.changer = subprocess.Popen(

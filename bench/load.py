@@ -66,6 +66,7 @@ from bench.servers import (
     OwnPostgres,
     Site,
     add_server_arguments,
+    add_site_arguments,
     processes_named,
     write_json,
 )
@@ -113,10 +114,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
     parser.add_argument("--finished-sessions", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--keep", action="store_true", help="keep the database")
-    # The child processes: setup and verification with DATABASE_URL set.
-    parser.add_argument("--stage", choices=["setup", "verify"], help=argparse.SUPPRESS)
-    parser.add_argument("--file", help=argparse.SUPPRESS)
+    add_site_arguments(parser, ["setup", "verify"])
     options = vars(parser.parse_args(argv))
     if options["stage"] == "setup":
         write_json(options["file"], setup_tournament(options))
@@ -153,15 +151,13 @@ class Benchmark(Site):
         restarted = False
         failures: list[str] = []
         try:
-            started = time.perf_counter()
             plan = self.prepare(
                 f"--referees={self.options['referees']}",
                 f"--finished-sessions={self.options['finished_sessions']}",
-                f"--seed={self.options['seed']}",
             )
             say(
                 f"migrated, static files collected, tournament of {len(plan['tables'])} tables "
-                f"set up in {time.perf_counter() - started:.1f} s"
+                f"set up in {self.setup_seconds:.1f} s"
             )
             base = self.start_gunicorn(plan)
             restarted = self.cluster is not None
@@ -313,10 +309,9 @@ class Benchmark(Site):
         deadline: float,
     ) -> None:
         """Restart PostgreSQL once the given share of the rounds is acknowledged."""
-        while rec.acked_rounds < self.options["restart_at"] * planned:
-            if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
-                return
-            await asyncio.sleep(0.05)
+        share = self.options["restart_at"]
+        if not await until_acknowledged(rec, share * planned, referee_tasks, deadline):
+            return
         assert self.cluster is not None
         say(f"restarting PostgreSQL {self.cluster} at round {rec.acked_rounds}")
         await load_clients.restart_database(self.cluster.pg_ctl("restart"), self.url, outage)
@@ -347,6 +342,18 @@ class Benchmark(Site):
         """Print the figures (load_report); return what failed (the command then exits
         non-zero)."""
         return load_report.report(self.options, run, verification, self.log_path)
+
+
+async def until_acknowledged(
+    rec: load_clients.Recorder, rounds: float, referee_tasks: list[asyncio.Task], deadline: float
+) -> bool:
+    """Wait until this many rounds are acknowledged (a fault's moment); False when the load
+    ended first."""
+    while rec.acked_rounds < rounds:
+        if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 # --- stage: setup (child process, DATABASE_URL = the benchmark's database) ---------------

@@ -230,20 +230,29 @@ def report_outage(
         )
     up = outage.up or outage.command_done
     for label, endpoint in (("acknowledged round", "submit"), ("answered poll", "")):
-        answers = [
-            s.end
-            for s in samples
-            if s.outcome == "ok"
-            and s.start >= up
-            and (s.endpoint == endpoint if endpoint else s.endpoint != "submit")
-        ]
-        if answers:
-            say(f"first {label} {min(answers) - up:.2f} s after the database was back")
+        answered = first_answered(samples, up, endpoint)
+        if answered is not None:
+            say(f"first {label} {answered - up:.2f} s after the database was back")
     late = [s for s in samples if s.outcome != "ok" and s.start >= recovered]
     say(
         f"requests failing after the site had recovered: {len(late)}"
         + (f" ({describe(Counter(s.outcome for s in late))})" if late else "")
     )
+
+
+def first_answered(
+    samples: list[load_clients.Sample], sent_after: float, endpoint: str
+) -> float | None:
+    """When the first answer came to a request sent at or after `sent_after` (a fault over):
+    of a submission ("submit"), or of any poll ("")."""
+    answers = [
+        s.end
+        for s in samples
+        if s.outcome == "ok"
+        and s.start >= sent_after
+        and (s.endpoint == endpoint if endpoint else s.endpoint != "submit")
+    ]
+    return min(answers) if answers else None
 
 
 def server_log_errors(log_path: Path, tracebacks: dict[str, str] | None = None) -> Counter:

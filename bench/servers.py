@@ -49,6 +49,14 @@ def add_server_arguments(parser: argparse.ArgumentParser, database: str, cache: 
     )
 
 
+def add_site_arguments(parser: argparse.ArgumentParser, stages: Sequence[str]) -> None:
+    """--keep (the database is not dropped), and the benchmark's stages, run by `Site.stage`
+    in child processes with DATABASE_URL set: hidden, for the benchmark itself."""
+    parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--stage", choices=stages, help=argparse.SUPPRESS)
+    parser.add_argument("--file", help=argparse.SUPPRESS)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -411,6 +419,7 @@ class Site:
         self.plan_file = self.workdir / "plan.json"
         self.log_path = self.workdir / "gunicorn.log"
         self.gunicorn: AppServer | None = None
+        self.setup_seconds = 0.0
         self.env = {
             **os.environ,
             "DATABASE_URL": self.url,
@@ -429,13 +438,18 @@ class Site:
 
     def prepare(self, *setup: str) -> dict:
         """The database created afresh and migrated, the static files collected, the cache
-        emptied and the setup stage run with these arguments: the plan it wrote."""
+        emptied and the setup stage run with these arguments and the seed: the plan it wrote
+        (how long it all took in `setup_seconds`)."""
+        started = time.perf_counter()
         self.database.create()
         say(f"database {self.database.name} created on {self.database.host}:{self.database.port}")
         empty_cache(self.options["cache_url"])
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
-        self.stage("--stage=setup", f"--file={self.plan_file}", *setup)
+        self.stage(
+            "--stage=setup", f"--file={self.plan_file}", *setup, f"--seed={self.options['seed']}"
+        )
+        self.setup_seconds = time.perf_counter() - started
         return json.loads(self.plan_file.read_text())
 
     def clean_up(self) -> None:

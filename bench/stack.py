@@ -163,10 +163,8 @@ class StackBenchmark(load.Benchmark):
     ) -> None:
         """The three faults, each once its share of the rounds is acknowledged."""
         for fault, share in zip(self.faults, self.options["faults_at"], strict=True):
-            while rec.acked_rounds < share * planned:
-                if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
-                    return
-                await asyncio.sleep(0.05)
+            if not await load.until_acknowledged(rec, share * planned, referee_tasks, deadline):
+                return
             fault.at_round = rec.acked_rounds
             say(f"{fault.name} at round {fault.at_round}")
             fault.started = time.time()
@@ -220,14 +218,10 @@ class StackBenchmark(load.Benchmark):
             last_failure = max((s.start for s in failed), default=fault.started)
             recovery = {}
             for label, kind in (("round", "submit"), ("poll", "")):
-                answered = [
-                    s.end
-                    for s in window
-                    if s.outcome == "ok"
-                    and s.start >= last_failure
-                    and (s.endpoint == kind if kind else s.endpoint != "submit")
-                ]
-                recovery[label] = min(answered) - fault.started if answered else float("inf")
+                answered = load_report.first_answered(window, last_failure, kind)
+                recovery[label] = (
+                    answered - fault.started if answered is not None else float("inf")
+                )
             windows.append((fault.started, fault.started + max(recovery.values())))
             say(
                 f"{fault.name} at round {fault.at_round}: the server back after "
