@@ -55,7 +55,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -266,11 +266,19 @@ class Benchmark(Site):
                 for client, referee in zip(referee_clients, referees, strict=True)
             ]
             outage = load_clients.Outage()
+
+            async def acknowledged(rounds: float) -> bool:
+                """Wait until this many rounds are acknowledged (a fault's moment); False
+                when the load ended first."""
+                while rec.acked_rounds < rounds:
+                    if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
+                        return False
+                    await asyncio.sleep(0.05)
+                return True
+
             fault = None
             if self.cluster is not None:
-                fault = asyncio.create_task(
-                    self.fault(rec, planned, outage, referee_tasks, deadline)
-                )
+                fault = asyncio.create_task(self.fault(rec, planned, outage, acknowledged))
             await asyncio.wait(referee_tasks, timeout=options["duration"] + 60)
             ended_wall, ended = time.time(), time.monotonic()
             stop.set()
@@ -305,12 +313,10 @@ class Benchmark(Site):
         rec: load_clients.Recorder,
         planned: int,
         outage: load_clients.Outage,
-        referee_tasks: list[asyncio.Task],
-        deadline: float,
+        acknowledged: Callable[[float], Awaitable[bool]],
     ) -> None:
         """Restart PostgreSQL once the given share of the rounds is acknowledged."""
-        share = self.options["restart_at"]
-        if not await until_acknowledged(rec, share * planned, referee_tasks, deadline):
+        if not await acknowledged(self.options["restart_at"] * planned):
             return
         assert self.cluster is not None
         say(f"restarting PostgreSQL {self.cluster} at round {rec.acked_rounds}")
@@ -342,18 +348,6 @@ class Benchmark(Site):
         """Print the figures (load_report); return what failed (the command then exits
         non-zero)."""
         return load_report.report(self.options, run, verification, self.log_path)
-
-
-async def until_acknowledged(
-    rec: load_clients.Recorder, rounds: float, referee_tasks: list[asyncio.Task], deadline: float
-) -> bool:
-    """Wait until this many rounds are acknowledged (a fault's moment); False when the load
-    ended first."""
-    while rec.acked_rounds < rounds:
-        if all(task.done() for task in referee_tasks) or time.monotonic() > deadline:
-            return False
-        await asyncio.sleep(0.05)
-    return True
 
 
 # --- stage: setup (child process, DATABASE_URL = the benchmark's database) ---------------

@@ -33,7 +33,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,12 +158,11 @@ class StackBenchmark(load.Benchmark):
         rec: load_clients.Recorder,
         planned: int,
         outage: load_clients.Outage,
-        referee_tasks: list[asyncio.Task],
-        deadline: float,
+        acknowledged: Callable[[float], Awaitable[bool]],
     ) -> None:
         """The three faults, each once its share of the rounds is acknowledged."""
         for fault, share in zip(self.faults, self.options["faults_at"], strict=True):
-            if not await load.until_acknowledged(rec, share * planned, referee_tasks, deadline):
+            if not await acknowledged(share * planned):
                 return
             fault.at_round = rec.acked_rounds
             say(f"{fault.name} at round {fault.at_round}")
