@@ -89,7 +89,7 @@ ENDINGS = {
     Mark.ASSAF: pgettext_lazy("CSV: how a player ended the round", "assaf"),
 }
 LINES_PER_CHUNK = 1000
-# The rounds CSV reads this many tables' sheets at a time (three queries each time).
+# The rounds CSV reads this many tables' sheets at a time (two queries each time).
 TABLES_PER_CHUNK = 200
 
 

@@ -281,9 +281,9 @@ def test_each_answer_costs_the_same_queries_whatever_the_number_of_rows(api, wor
     Tournament.objects.create(name="More", slug="more", starts_on="2025-01-01", status="running")
     after = {path: _queries(api, path) for path in PATHS}
     assert after == before
-    # And few: the tournament, the session, its version, the games, their seats, hands,
-    # rounds and players' clubs, the tables' count.
-    assert before["/tournaments/bk/sessions/1/tables"] == 9
+    # And few: the tournament, the session, its version, the games, their seats, rounds with
+    # their hands and players' clubs, the tables' count.
+    assert before["/tournaments/bk/sessions/1/tables"] == 8
     # The tournament, its version, the finished seats, their players.
     assert before["/tournaments/bk/standings"] == 4
     # The count, the page.

@@ -166,9 +166,9 @@ def test_the_rounds_csv_costs_the_same_queries_for_one_game_or_many(client, tabl
     for _ in range(tables):
         record(make_table(tournament=tournament, referee=referee).game, referee, *[DIRK_45] * 4)
     count, rows = rounds_csv_queries(client, "many")
-    # The tournament and its version, its games, then their seats, rounds and hands (the
-    # games' sheets).
-    assert count == 6
+    # The tournament and its version, its games, then their seats and their rounds with
+    # their hands (the games' sheets).
+    assert count == 5
     assert len(rows) == 1 + tables * 4 * 4
 
 
@@ -178,10 +178,10 @@ def test_the_rounds_csv_reads_the_sheets_a_few_hundred_tables_at_a_time(client, 
     for _ in range(5):
         record(make_table(tournament=tournament, referee=referee).game, referee, *[DIRK_45] * 3)
     count, rows = rounds_csv_queries(client, "many")
-    assert count == 6
-    # Two tables at a time: three chunks of sheets, three queries each; the same lines.
+    assert count == 5
+    # Two tables at a time: three chunks of sheets, two queries each; the same lines.
     monkeypatch.setattr(downloads, "TABLES_PER_CHUNK", 2)
-    assert rounds_csv_queries(client, "many") == (3 + 3 * 3, rows)
+    assert rounds_csv_queries(client, "many") == (3 + 3 * 2, rows)
     assert [row[2] for row in rows[1::12]] == ["1", "2", "3", "4", "5"]
 
 
@@ -400,4 +400,4 @@ def test_the_rounds_csv_of_a_tournament_with_a_final_says_each_table_s_stage(cli
     assert {len(row) for row in rows} == {len(header) + 1}
     assert rows[-1][4:] == ["1", "Gina", "2", "", "no", "2", "0", "2"]
     # The stage costs no query.
-    assert count == 6
+    assert count == 5
