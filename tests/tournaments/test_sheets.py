@@ -54,7 +54,7 @@ def test_a_round_saved_while_a_follower_reads_the_sheet_is_in_it_whole_or_not_at
         finally:
             connection.close()
 
-    saved = []
+    saved: list[bool] = []
     hands = f'FROM "{Hand._meta.db_table}"'
 
     def save_after_the_hands_are_read(execute, sql, params, many, context):
