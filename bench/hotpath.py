@@ -13,7 +13,7 @@ each round), and prints the medians side by side:
   game, insert the round, insert its hands, bump the version). Goal ≤ 3×, ≤ 10 queries.
 - **the table page** of a 100-round game, as a follower and as its referee (the entry form);
   the floor fetches the same rows with raw SQL (the table with its session, tournament and
-  game; the seats and players; the rounds; their hands; the last 50 audit-log entries; the
+  game; the seats and players; the rounds with their hands; the last 50 audit-log entries; the
   disputes) and renders nothing. Goal ≤ 5×.
 - **unchanged polls** (the table's sheet and the standings, htmx, answered 204) against
   `GET /health/` (one query through the same middleware). Goal ≤ 1.5×.
@@ -436,10 +436,10 @@ def page_rows(table: Table) -> int:
         "WHERE t.id = %s",
         f"SELECT st.*, p.* FROM {seats} st JOIN {players} p ON p.id = st.player_id "
         "WHERE st.table_id = %s ORDER BY st.position",
-        f"SELECT r.*, u.username FROM {rounds} r JOIN {games} g ON g.id = r.game_id "
-        f"LEFT JOIN {users} u ON u.id = r.entered_by_id WHERE g.table_id = %s ORDER BY r.number",
-        f"SELECT h.* FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
-        f"JOIN {games} g ON g.id = r.game_id WHERE g.table_id = %s",
+        # The rounds with their hands, in one statement, as the page reads them.
+        f"SELECT h.*, r.*, u.username FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
+        f"JOIN {games} g ON g.id = r.game_id LEFT JOIN {users} u ON u.id = r.entered_by_id "
+        "WHERE g.table_id = %s ORDER BY r.number, h.id",
         f"SELECT c.*, u.username FROM {changes} c JOIN {games} g ON g.id = c.game_id "
         f"LEFT JOIN {users} u ON u.id = c.user_id WHERE g.table_id = %s "
         "ORDER BY c.at DESC, c.id DESC LIMIT 50",

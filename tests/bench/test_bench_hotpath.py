@@ -18,9 +18,9 @@ from tournaments.models import Player, Round, Tournament
 QUERIES = {
     "round submission (tables:sync)": 10,
     "ORM write of the round": 6,
-    "table page, 100 rounds, follower": 6,
-    "table page, 100 rounds, referee": 9,
-    "raw SQL of the page's rows": 6,
+    "table page, 100 rounds, follower": 5,
+    "table page, 100 rounds, referee": 8,
+    "raw SQL of the page's rows": 5,
     "table poll, unchanged (204)": 1,
     # The standings' version of a public tournament, read by slug before anything is loaded.
     "standings poll, unchanged (204)": 1,
