@@ -436,8 +436,10 @@ def page_rows(table: Table) -> int:
         "WHERE t.id = %s",
         f"SELECT st.*, p.* FROM {seats} st JOIN {players} p ON p.id = st.player_id "
         "WHERE st.table_id = %s ORDER BY st.position",
-        # The rounds with their hands, in one statement, as the page reads them.
-        f"SELECT h.*, r.*, u.username FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
+        # The rounds with their hands, in one statement, as the page reads them (each hand's
+        # row with the columns of its round that the page reads).
+        "SELECT h.*, r.game_id, r.number, r.kind, r.caller_id, r.empty_hand_id, r.entered_at, "
+        f"u.username FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
         f"JOIN {games} g ON g.id = r.game_id LEFT JOIN {users} u ON u.id = r.entered_by_id "
         "WHERE g.table_id = %s ORDER BY r.number, h.id",
         f"SELECT c.*, u.username FROM {changes} c JOIN {games} g ON g.id = c.game_id "
