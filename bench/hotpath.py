@@ -428,6 +428,15 @@ def page_rows(table: Table) -> int:
     tables, sessions, tournaments, games = (_table(m) for m in (Table, Session, Tournament, Game))
     seats, players, rounds, hands = (_table(m) for m in (Seat, Player, Round, Hand))
     users, changes, disputes = _table(get_user_model()), _table(GameChange), _table(Dispute)
+    # The rounds with their hands, in one statement, as the page reads them (each hand's row
+    # with the columns of its round that the page reads; the game by its id).
+    rounds_with_hands = (
+        "SELECT r.game_id, r.number, r.kind, r.caller_id, r.empty_hand_id, u.username, "
+        "r.entered_at, h.seat_id, h.hand_total, h.along, h.points, h.reduction, h.total "
+        f"FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
+        f"LEFT JOIN {users} u ON u.id = r.entered_by_id "
+        "WHERE r.game_id = %s ORDER BY r.game_id, r.number, h.id"
+    )
     statements = [
         f"SELECT t.*, s.*, tn.*, g.*, u.username FROM {tables} t "
         f"JOIN {sessions} s ON s.id = t.session_id "
@@ -436,12 +445,7 @@ def page_rows(table: Table) -> int:
         "WHERE t.id = %s",
         f"SELECT st.*, p.* FROM {seats} st JOIN {players} p ON p.id = st.player_id "
         "WHERE st.table_id = %s ORDER BY st.position",
-        # The rounds with their hands, in one statement, as the page reads them (each hand's
-        # row with the columns of its round that the page reads).
-        "SELECT h.*, r.game_id, r.number, r.kind, r.caller_id, r.empty_hand_id, r.entered_at, "
-        f"u.username FROM {hands} h JOIN {rounds} r ON r.id = h.round_id "
-        f"JOIN {games} g ON g.id = r.game_id LEFT JOIN {users} u ON u.id = r.entered_by_id "
-        "WHERE g.table_id = %s ORDER BY r.number, h.id",
+        rounds_with_hands,
         f"SELECT c.*, u.username FROM {changes} c JOIN {games} g ON g.id = c.game_id "
         f"LEFT JOIN {users} u ON u.id = c.user_id WHERE g.table_id = %s "
         "ORDER BY c.at DESC, c.id DESC LIMIT 50",
@@ -451,7 +455,9 @@ def page_rows(table: Table) -> int:
     fetched = 0
     with connection.cursor() as cursor:
         for statement in statements:
-            cursor.execute(statement, [table.pk])
+            # Each statement by the table's id, the rounds' by the game's (as the page's).
+            key = table.game.pk if statement is rounds_with_hands else table.pk
+            cursor.execute(statement, [key])
             fetched += len(cursor.fetchall())
     return fetched
 
