@@ -147,6 +147,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     with production, quiet_logs():
         started = time.perf_counter()
         world = World.build(options.players, options.sessions, rng)
+        if connection.vendor == "postgresql":
+            # The planner's statistics of the tables just filled, as autovacuum keeps them on
+            # a site that has been running: planned on the empty tables' statistics, a
+            # sheet's read of 400 hands scanned all 80,000 (45 ms instead of 0.7).
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
         say(
             f"built: a {PAGE_ROUNDS}-round game, {options.players} players × "
             f"{options.sessions} sessions ({world.rounds} rounds) in "
