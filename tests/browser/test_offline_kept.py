@@ -303,8 +303,10 @@ def test_a_referee_logged_out_keeps_the_pending_round_and_is_told_to_log_in(
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     closed = page.locator("#device-closed")
+    # The outbox's send and the server's answer, on a machine busy with other tests' browsers.
     expect(closed).to_contain_text(
-        "Why: you are no longer logged in on this phone: log in again to send them."
+        "Why: you are no longer logged in on this phone: log in again to send them.",
+        timeout=15_000,
     )
     line = "Round 1: Ann 20, Bart 5, Chris 9 (Yaniv), Dirk 10"
     expect(closed.get_by_label("Not stored yet, as text")).to_have_value(line)
