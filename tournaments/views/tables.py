@@ -72,9 +72,6 @@ def my_tables(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "tournaments/my_tables.html", {"tables": tables})
 
 
-table_page.TEMPLATE = "tournaments/table.html"
-
-
 def _sheet_key(table: Table, viewer: access.Viewer, clock_token: str) -> tuple[object, ...]:
     """What a kept sheet is kept by: the game's version, the session's state and clock, the
     tournament's settings, and who looks (a follower, a referee, a director, a table code:
