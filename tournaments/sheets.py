@@ -76,15 +76,16 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
     )
     for (game_id, number), group in groupby(rows, key=_BY_ROUND):
         hands = list(group)
-        first = hands[0]
+        # The round's own columns, after its game and number (the same on each of its hands).
+        kind, caller_id, empty_hand_id, entered_by, entered_at = hands[0][2 : _HAND.start]
         rounds[game_id].append(
             StoredRound(
                 number=number,
-                kind=first[2],
-                caller_id=first[3],
-                empty_hand_id=first[4],
-                entered_by=first[5],
-                entered_at=first[6],
+                kind=kind,
+                caller_id=caller_id,
+                empty_hand_id=empty_hand_id,
+                entered_by=entered_by,
+                entered_at=entered_at,
                 # Each hand as the tuple it is read as (tuple.__new__: no call of Python code).
                 hands=tuple([tuple.__new__(StoredHand, hand[_HAND]) for hand in hands]),
             )
