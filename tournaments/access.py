@@ -17,22 +17,23 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import wraps
 from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db import connections
+from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import Game, Session, Table, TableCode, Tournament
+from tournaments.models import Game, Session, Table, TableCode, Tournament, rows
 
 T = TypeVar("T")
 
@@ -259,17 +260,27 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
         return find_code(request, code).table
     if table_id is None:
         raise Http404("No such table.")
-    # No ORDER BY (the primary key finds one row at most): `first()` would order by it, and
-    # building an ORDER BY over this wide select cost a quarter of the query (`bench hotpath`).
-    found = list(
-        Table.objects.select_related("session__tournament", "game", "referee")
-        .filter(pk=table_id)
-        .order_by()[:1]
-    )
-    table = found[0] if found else None
-    if table is None or not can_view(request.user, table.session.tournament):
+    found = TABLE_READ.read([table_id])
+    if not found or not can_view(request.user, found[0][2]):  # type: ignore[arg-type]
         raise Http404("No such table.")
-    return table
+    table, session, tournament, game, referee = found[0]
+    # As `select_related` leaves them: each object reaches the next.
+    session.tournament = tournament  # type: ignore[union-attr]
+    table.session, table.game, table.referee = session, game, referee  # type: ignore[union-attr]
+    return table  # type: ignore[return-value]
+
+
+# A table as every table view checks it (`_table`): one statement, read as a round's
+# submission reads it (`tournaments.models.rows`: why not through `select_related`).
+TABLE_READ = rows.Join(
+    (Table, "t"),
+    (Session, "s"),
+    (Tournament, "tn"),
+    (Game, "g"),
+    (get_user_model(), "u"),
+    sql="FROM {t} JOIN {s} ON s.id = t.session_id JOIN {tn} ON tn.id = s.tournament_id "
+    "LEFT JOIN {g} ON g.table_id = t.id LEFT JOIN {u} ON u.id = t.referee_id WHERE t.id = %s",
+)
 
 
 def get_table_for_viewer(
@@ -285,47 +296,42 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     check.
 
     The hall's most frequent request, held to 1.5× a bare `/health/`: a parameterised
-    `raw()` query, since building the same query with the ORM's joins cost ten times
-    running it (`bench hotpath`)."""
-    found = list(Table.objects.raw(_public_table_poll_sql(Table.objects.db), [table_id]))
-    if not found:
+    statement read with a cursor, since building the same query with the ORM's joins cost
+    ten times running it, and even `raw()`'s instance a quarter of it (`bench hotpath`)."""
+    connection = connections[router.db_for_read(Table)]
+    with connection.cursor() as cursor:
+        cursor.execute(_public_table_poll_sql(connection), [table_id])
+        found = cursor.fetchone()
+    if found is None:
         return None
-    table: Any = found[0]
+    version, limit, started_at, paused_at, paused_seconds, extension, table_extension = found
     # The clock as `Session.clock` reads it, on the columns read.
     state = clock_state(
-        limit=table.time_limit,
-        started_at=_aware(table.clock_started_at),
-        paused_at=_aware(table.clock_paused_at),
-        paused_seconds=table.clock_paused_seconds,
-        extension=table.session_extension,
-        table_extension=table.clock_extension,
+        limit=limit,
+        started_at=rows.as_datetime(started_at, connection),
+        paused_at=rows.as_datetime(paused_at, connection),
+        paused_seconds=paused_seconds,
+        extension=extension,
+        table_extension=table_extension,
         at=timezone.now(),
     )
-    return table.game_version, state.token
+    return version, state.token
 
 
-def _public_table_poll_sql(using: str) -> str:
+def _public_table_poll_sql(connection: BaseDatabaseWrapper) -> str:
     """The poll's statement, its names quoted for the database it runs on."""
-    quote = connections[using].ops.quote_name
+    quote = connection.ops.quote_name
     table, session, tournament, game = (
         quote(model._meta.db_table) for model in (Table, Session, Tournament, Game)
     )
     return (
-        "SELECT t.id, t.clock_extension, g.version AS game_version, s.time_limit, "
-        "s.clock_started_at, s.clock_paused_at, s.clock_paused_seconds, "
-        "s.clock_extension AS session_extension "
+        "SELECT g.version, s.time_limit, s.clock_started_at, s.clock_paused_at, "
+        "s.clock_paused_seconds, s.clock_extension, t.clock_extension "
         f"FROM {table} t JOIN {session} s ON s.id = t.session_id "
         f"JOIN {tournament} tn ON tn.id = s.tournament_id "
         f"JOIN {game} g ON g.table_id = t.id "
         "WHERE t.id = %s AND tn.is_public"
     )
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    """A time read by a raw query: SQLite gives it naive, in UTC (as Django stores it)."""
-    if moment is None or timezone.is_aware(moment):
-        return moment
-    return moment.replace(tzinfo=UTC)
 
 
 def get_entrant(

@@ -118,6 +118,10 @@ SECURE_CSP = {
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # Django's ModelBackend, reading a session's user in one statement (tournaments.backends).
+    "tournaments.backends.Accounts",
+    # Only for the sessions it signed in before 0.3.0 (a session names its backend):
+    # Accounts ends every login, this one is never asked to check a password.
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling: five wrong passwords for one username from one address lock that

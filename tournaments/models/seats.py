@@ -1,5 +1,6 @@
 """A game's seats as its writes and sheets read them: the labels of the players at a table, the
-seats of many games in one query, the seats locked for a write and their standing written back."""
+seats of many games in one query and their standing written back (the locked read of a write is
+the game's: `tournaments.models.games.LOCKED_SEATS`)."""
 
 from __future__ import annotations
 
@@ -123,18 +124,6 @@ def _withdrawn(tournament_id: Any) -> Exists:
             tournament_id=tournament_id,
             withdrawn_at__isnull=False,
         )
-    )
-
-
-def locked_seats(game_id: int) -> list[Seat]:
-    """The game's seats clockwise with their players and the game, locked: the game row and
-    the seats only, so that other tables of the session go on meanwhile."""
-    return list(
-        Seat.objects.select_for_update(of=("self", "table__game"))
-        .select_related("player", "table__game")
-        # Filtering through the game makes its join an inner one, which PostgreSQL can lock.
-        .filter(table__game=game_id)
-        .order_by("position")
     )
 
 
