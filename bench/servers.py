@@ -434,6 +434,8 @@ class Site:
             "LOG_FORMAT": "json",
             # The workers share their cache (fragments, downloads, sessions) as in production.
             "CACHE_URL": options["cache_url"],
+            # Collected into the run's own folder: a test beside it may be collecting too.
+            "STATIC_ROOT": str(self.workdir / "static"),
         }
 
     def prepare(self, *setup: str) -> dict:

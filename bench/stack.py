@@ -112,7 +112,7 @@ class StackBenchmark(load.Benchmark):
         )
         caddy_env = {
             **os.environ,
-            "YANIV_STATIC": str(settings.STATIC_ROOT),
+            "YANIV_STATIC": self.env["STATIC_ROOT"],
             "YANIV_UPSTREAMS": " ".join(f"127.0.0.1:{p}" for p in self.ports.values()),
             "YANIV_HOST": "127.0.0.1",
         }
