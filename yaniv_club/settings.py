@@ -120,8 +120,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     # Django's ModelBackend, reading a session's user in one statement (tournaments.backends).
     "tournaments.backends.Accounts",
-    # Only for the sessions it signed in before 0.3.0 (a session names its backend):
-    # Accounts ends every login, this one is never asked to check a password.
+    # Only for the sessions it signed in before Accounts came (a session names its backend;
+    # CHANGELOG): Accounts ends every login, this one is never asked to check a password.
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Login throttling: five wrong passwords for one username from one address lock that
