@@ -1,12 +1,13 @@
-"""Model instances from the rows of a hand-written join: the two reads of a round's submission.
+"""Model instances from the rows of a hand-written join: the three reads of a round's submission.
 
-A referee's round reads the table it goes to (with its session, tournament, game and referee)
-for the access check, then the game with its seats and players under the write's lock. Through
-`select_related`, building each statement's SQL cost three times running it, and the two made
-a submission 3.9× its floor against a goal of 3× (`bench hotpath`). Here each is one
-parameterised statement whose columns come from the models' own fields, and each model's
-columns become an instance through `Model.from_db`, as the ORM's rows do, with the values
-converted as the ORM converts them: only public API, no compiled query kept anywhere.
+A referee's round reads the session's user (`tournaments.backends`), the table it goes to (with
+its session, tournament, game and referee) for the access check, then the game with its seats
+and players under the write's lock. Through `select_related` and `get()`, building each
+statement's SQL cost three times running it, and they made a submission 3.9× its floor against
+a goal of 3× (`bench hotpath`). Here each is one parameterised statement whose columns come
+from the models' own fields, and each model's columns become an instance through
+`Model.from_db`, as the ORM's rows do, with the values converted as the ORM converts them:
+only public API, no compiled query kept anywhere.
 
 A kind of field this module does not know is refused at a join's first read, and
 `tests/tournaments/test_rows.py` holds every instance equal, field by field and type by type,
@@ -22,7 +23,7 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
-from django.db import connections
+from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
@@ -74,11 +75,11 @@ def converter(field: Field) -> Convert | None:
         kind_of = kind_of.target_field  # type: ignore[attr-defined]
     kind = kind_of.get_internal_type()
     by_kind = BY_KIND.get(kind)
-    if by_kind is None and kind not in AS_READ and not hasattr(field, "from_db_value"):
+    own = getattr(field, "from_db_value", None)
+    if by_kind is None and own is None and kind not in AS_READ:
         raise TypeError(
             f"{field.model.__name__}.{field.name}: a {kind} is not read by tournaments.models.rows"
         )
-    own = getattr(field, "from_db_value", None)
     if own is None:
         return by_kind
     if by_kind is None:
@@ -163,11 +164,12 @@ class Join:
         return self.statements[connection.vendor]
 
     def read(
-        self, params: Sequence[Any], *, using: str = "default", tail: str = ""
+        self, params: Sequence[Any], *, using: str | None = None, tail: str = ""
     ) -> list[tuple[Model | None, ...]]:
-        """Each row as the instances of its models, in the parts' order. `tail` ends the
-        statement (a row lock where the database has them)."""
-        connection = connections[using]
+        """Each row as the instances of its models, in the parts' order, from the database
+        the first model is read from (or `using`). `tail` ends the statement (a row lock
+        where the database has them)."""
+        connection = connections[using or router.db_for_read(self.parts[0].model)]
         with connection.cursor() as cursor:
             cursor.execute(self.statement(connection) + tail, params)
             fetched = cursor.fetchall()
