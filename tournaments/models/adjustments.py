@@ -48,6 +48,11 @@ MOST_GAME_POINTS = 500
 MOST_PLACEMENT_POINTS = 100
 
 
+def plain(points: Decimal) -> str:
+    """Points as written: 10, 1.5 (never 10.0)."""
+    return format(Decimal(points).normalize(), "f")
+
+
 class Adjustment(models.Model):
     class Kind(models.TextChoices):
         PENALTY = "penalty", _("penalty")
@@ -177,7 +182,7 @@ class Adjustment(models.Model):
     def summary(self) -> str:
         """ "Penalty: +10 game points (late)", as the logs and audit trail read it."""
         sign = "+" if self.signed > 0 else "−"
-        points = f"{abs(self.signed):g}"
+        points = plain(abs(self.signed))
         return gettext("%(kind)s: %(sign)s%(points)s %(unit)s to %(name)s (%(why)s)") % {
             "kind": self.get_kind_display().capitalize(),
             "sign": sign,
@@ -208,11 +213,11 @@ class Adjustment(models.Model):
             )
         return points
 
-    def _state(self) -> dict[str, str]:
+    def _fields(self) -> dict[str, str]:
         return {
             "kind": self.kind,
             "unit": self.unit,
-            "points": f"{self.points:g}",
+            "points": plain(self.points),
             "reason": self.reason,
             "text": self.text,
         }
@@ -242,7 +247,7 @@ class Adjustment(models.Model):
             locked = Adjustment.objects.select_for_update().get(pk=self.pk)
             if locked.removed:
                 raise Refused("adjustment_removed")
-            before = locked._state()
+            before = locked._fields()
             for field, value in what.items():
                 setattr(locked, field, value)
             locked.full_clean(exclude=["tournament", "player", "seat", "given_by"])
@@ -262,7 +267,7 @@ class Adjustment(models.Model):
             locked.removed_at, locked.removed_by = timezone.now(), by
             locked.removal_reason = why.strip()[:200]
             locked.save(update_fields=["removed_at", "removed_by", "removal_reason"])
-            locked._log(AdjustmentChange.Action.REMOVE, locked._state(), why.strip(), by)
+            locked._log(AdjustmentChange.Action.REMOVE, locked._fields(), why.strip(), by)
             locked._follow(by)
         self.refresh_from_db()
 
@@ -284,7 +289,7 @@ class Adjustment(models.Model):
             adjustment=self,
             action=action,
             before=before,
-            after=None if action == AdjustmentChange.Action.REMOVE else self._state(),
+            after=None if action == AdjustmentChange.Action.REMOVE else self._fields(),
             why=why,
             by=by if getattr(by, "is_authenticated", False) else None,
         )
@@ -304,6 +309,8 @@ class Adjustment(models.Model):
         Tournament.objects.filter(pk=self.tournament_id, has_adjustments=False).update(
             has_adjustments=True
         )
+        if Adjustment.tournament.is_cached(self):
+            self.tournament.has_adjustments = True
         if self.unit == self.Unit.GAME:
             assert self.seat is not None
             game = Game.objects.select_related("table__session__tournament").get(

@@ -49,8 +49,9 @@ def new_desk_code() -> str:
 
 
 def _typed(value: str) -> str:
-    """A code or number as a phone sends it: spaces and case aside."""
-    return "".join(value.split()).upper()
+    """A code or number as a phone sends it: its letters and digits, case aside (a member
+    number G-12 typed as g12)."""
+    return "".join(char for char in value if char.isalnum()).upper()
 
 
 class Door(models.Model):

@@ -135,6 +135,7 @@ class Substitution(models.Model):
             Tournament.objects.filter(pk=tournament.pk, has_substitutes=False).update(
                 has_substitutes=True
             )
+            tournament.has_substitutes = True
             table.game.change_seats(
                 change, by=by, action=GameChange.Action.SUBSTITUTE, rescore=False
             )
