@@ -56,11 +56,15 @@ def test_a_substitute_takes_the_seat_with_its_total_and_the_game_goes_on(
     seat.refresh_from_db()
     table.game.refresh_from_db()
     assert (seat.total, seat.rank, table.game.finished) == (4, 2, True)
-    assert "Fien takes Bart's seat 2 from round 2: ill" in table.game.changes.get(
-        action=GameChange.Action.SUBSTITUTE
-    ).reason
+    assert (
+        "Fien takes Bart's seat 2 from round 2: ill"
+        in table.game.changes.get(action=GameChange.Action.SUBSTITUTE).reason
+    )
     (turns,) = played_rounds([seat]).values()
-    assert [(p.name, first, last) for p, first, last in turns] == [("Bart", 1, 1), ("Fien", 2, None)]
+    assert [(p.name, first, last) for p, first, last in turns] == [
+        ("Bart", 1, 1),
+        ("Fien", 2, None),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -122,9 +126,7 @@ def test_no_substitute_before_a_round_nor_after_the_game(tournament, referee, di
     assert not Substitution.objects.exists()
 
 
-def test_a_player_of_the_table_or_playing_elsewhere_is_no_substitute(
-    seated, director, tournament
-):
+def test_a_player_of_the_table_or_playing_elsewhere_is_no_substitute(seated, director, tournament):
     table, fien = seated
     chris = Player.objects.get(name="Chris")
     with pytest.raises(Refused) as refused:
