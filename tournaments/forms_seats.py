@@ -59,13 +59,16 @@ class PointsFields(forms.Form):
         points, unit = data.get("points"), data.get("unit", getattr(self, "unit", None))
         if points is not None and unit == Adjustment.Unit.GAME and points != int(points):
             self.add_error("points", gettext("Game points are whole numbers."))
-        if points is not None and unit == Adjustment.Unit.PLACEMENT:
-            if points * 2 != int(points * 2) or points > MOST_PLACEMENT_POINTS:
-                self.add_error(
-                    "points",
-                    gettext("Placement points come in halves, 0.5 to %(most)s.")
-                    % {"most": MOST_PLACEMENT_POINTS},
-                )
+        if (
+            points is not None
+            and unit == Adjustment.Unit.PLACEMENT
+            and (points * 2 != int(points * 2) or points > MOST_PLACEMENT_POINTS)
+        ):
+            self.add_error(
+                "points",
+                gettext("Placement points come in halves, 0.5 to %(most)s.")
+                % {"most": MOST_PLACEMENT_POINTS},
+            )
         return data
 
     def what(self) -> dict[str, Any]:
