@@ -40,15 +40,15 @@ public_patterns = (
         path("t/<slug:slug>/hall/<int:number>/", hall.screen, name="hall_screen"),
         path("hall/<str:key>/", hall.screen_by_key, name="hall_key"),
         # Check-in at the door, on a player's phone: the door's short address alone.
-        path("in/<str:code>/", checkin.door, name="door"),
-        path("in/<str:code>/register/", checkin.door_register, name="door_register"),
+        path("in/<str:door>/", checkin.door_page, name="door"),
+        path("in/<str:door>/register/", checkin.door_register, name="door_register"),
         path(
-            "in/<str:code>/players/<int:registration_id>/",
+            "in/<str:door>/players/<int:registration_id>/",
             checkin.door_player,
             name="door_player",
         ),
         path(
-            "in/<str:code>/players/<int:registration_id>/undo/",
+            "in/<str:door>/players/<int:registration_id>/undo/",
             checkin.door_undo,
             name="door_undo",
         ),
@@ -172,7 +172,7 @@ manage_patterns = (
         # Check-in at the door: its settings, the desk's code, the registrations sent there.
         path("<slug:slug>/door/", door.door_manage, name="door"),
         path("<slug:slug>/door/settings/", door.door_settings, name="door_settings"),
-        path("<slug:slug>/door/desk-code/", door.door_desk_code, name="door_desk_code"),
+        path("<slug:slug>/door/desk/", door.door_desk_code, name="door_desk_code"),
         path(
             "<slug:slug>/door/registrations/<int:request_id>/",
             door.door_answer,

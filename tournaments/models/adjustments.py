@@ -213,6 +213,28 @@ class Adjustment(models.Model):
             )
         return points
 
+    @property
+    def short(self) -> str:
+        """"Penalty: +10 game points (late)", as a mark beside the player reads it."""
+        return gettext("%(kind)s: %(sign)s%(points)s %(unit)s (%(why)s)") % {
+            "kind": self.get_kind_display().capitalize(),
+            "sign": "+" if self.signed > 0 else "−",
+            "points": plain(abs(self.signed)),
+            "unit": self.get_unit_display(),
+            "why": self.why,
+        }
+
+    @property
+    def where(self) -> str:
+        """Where the points were given: "session 2, table 3", or "in the standings"."""
+        if self.seat is None:
+            return gettext("in the standings")
+        table = self.seat.table
+        return gettext("session %(session)s, table %(table)s") % {
+            "session": table.session.number,
+            "table": table.number,
+        }
+
     def _fields(self) -> dict[str, str]:
         return {
             "kind": self.kind,

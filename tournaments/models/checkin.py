@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import signals
 from tournaments.errors import Refused
 from tournaments.models.registrations import Registration
 from tournaments.models.tournaments import Tournament
@@ -142,7 +143,9 @@ class Door(models.Model):
             self.capacity = None
         self.changed_at = timezone.now()
         self.full_clean(exclude=["tournament"])
-        self.save()
+        with transaction.atomic():
+            self.save()
+            signals.door_changed.send(sender=Door, door=self)
 
     def new_desk_code(self) -> None:
         """A new code for the desk (the old one was seen by who should not)."""

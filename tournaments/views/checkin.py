@@ -1,6 +1,6 @@
 """Check-in at the door, on a player's phone: no account, the door's short address alone.
 
-`/in/<code>/` finds a name (registered players, withdrawn ones aside) and checks that player
+`/in/<door>/` finds a name (registered players, withdrawn ones aside) and checks that player
 in with the door's safeguard; the phone that did it may undo it for a while. An open event
 takes registrations there too. Every view finds the door through `access.find_door` (a wrong
 address is a guess, counted as a table code's are); a wrong member number or desk code is a
@@ -43,19 +43,19 @@ def _answer(request: HtmxHttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _mine(door: Door, device: str) -> dict[str, Any]:
+def _mine(found: Door, device: str) -> dict[str, Any]:
     """What this phone did at the door: the players it checked in (undo still possible) and
     its registrations."""
     if not device:
         return {"mine": [], "my_requests": [], "waiting": False}
     mine = list(
         Registration.objects.filter(
-            tournament_id=door.tournament_id, checked_in=True, checked_in_device=device
+            tournament_id=found.tournament_id, checked_in=True, checked_in_device=device
         ).select_related("player")
     )
-    requests = list(door.requests.filter(device=device).order_by("-created_at")[:5])
+    requests = list(found.requests.filter(device=device).order_by("-created_at")[:5])
     return {
-        "mine": [registration for registration in mine if door.may_undo(registration, device)],
+        "mine": [registration for registration in mine if found.may_undo(registration, device)],
         "my_requests": requests,
         # A registration of the phone still waits: its part asks again now and then.
         "waiting": any(request.open for request in requests),
@@ -63,9 +63,9 @@ def _mine(door: Door, device: str) -> dict[str, Any]:
 
 
 @require_safe
-def door(request: HtmxHttpRequest, code: str) -> HttpResponse:
+def door_page(request: HtmxHttpRequest, door: str) -> HttpResponse:
     """The door's page: find your name (htmx: the results as you type)."""
-    found = access.find_door(request, code)
+    found = access.find_door(request, door)
     query = request.GET.get("q", "").strip()[:100]
     results: list[Registration] = []
     if len(query) >= LEAST_LETTERS:
@@ -124,20 +124,20 @@ def _player_page(
 
 
 def _refused_at_player(
-    request: HtmxHttpRequest, message: str, code: str, registration_id: int
+    request: HtmxHttpRequest, message: str, door: str, registration_id: int
 ) -> HttpResponse:
     """A check-in or undo refused (the door closed meanwhile, too late to undo): the
     player's card says why."""
-    found = access.find_door(request, code)
+    found = access.find_door(request, door)
     registration = _registration(found, registration_id)
     return _player_page(request, found, registration, status=400, refused=message)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @answers_refusals(_refused_at_player)
-def door_player(request: HtmxHttpRequest, code: str, registration_id: int) -> HttpResponse:
+def door_player(request: HtmxHttpRequest, door: str, registration_id: int) -> HttpResponse:
     """ "Is this you?": the safeguard's field and the button; a post checks the player in."""
-    found = access.find_door(request, code)
+    found = access.find_door(request, door)
     registration = _registration(found, registration_id)
     if request.method != "POST":
         return _player_page(request, found, registration)
@@ -159,9 +159,9 @@ def door_player(request: HtmxHttpRequest, code: str, registration_id: int) -> Ht
 
 @require_POST
 @answers_refusals(_refused_at_player)
-def door_undo(request: HtmxHttpRequest, code: str, registration_id: int) -> HttpResponse:
+def door_undo(request: HtmxHttpRequest, door: str, registration_id: int) -> HttpResponse:
     """The phone that checked the player in takes it back (within the window)."""
-    found = access.find_door(request, code)
+    found = access.find_door(request, door)
     registration = _registration(found, registration_id)
     found.undo(registration, device=_device(request))
     if request.htmx:
@@ -186,10 +186,10 @@ def _register_page(
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def door_register(request: HtmxHttpRequest, code: str) -> HttpResponse:
+def door_register(request: HtmxHttpRequest, door: str) -> HttpResponse:
     """Not on the list: a registration at the door (where the door takes them), and what
     became of this phone's registrations (htmx: that part alone, polled while one waits)."""
-    found = access.find_door(request, code)
+    found = access.find_door(request, door)
     if request.method != "POST":
         return _register_page(request, found)
     form = EntryForm(request.POST, door=found)

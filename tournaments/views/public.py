@@ -16,6 +16,7 @@ from tournaments import caching, texts
 from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
 from tournaments.models.sessions import UnfinishedGames
+from tournaments.notes import standings_notes
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
@@ -175,6 +176,8 @@ def _standings_table(
             ),
             # The tables still playing, named: their players are not in the standings yet.
             "still_playing": SimpleLazyObject(lambda: _still_playing(tournament, session)),
+            # Penalty and bonus points, substitutes: the marks and their reasons.
+            "notes": SimpleLazyObject(lambda: standings_notes(tournament, session)),
         },
     )
 
