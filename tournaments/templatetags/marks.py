@@ -9,7 +9,8 @@ from django import template
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.models import Door
+from tournaments.models import Adjustment, Door
+from tournaments.models.substitutions import played_rounds
 from tournaments.notes import Note
 from tournaments.qr import qr_svg
 
@@ -33,4 +34,28 @@ def door_link(context: Any, door: Door, size: int = 320) -> dict[str, str | Safe
         "short": address.split("://", 1)[-1].rstrip("/"),
         # Drawn by attributes only (tournaments.qr): the CSP holds.
         "qr": mark_safe(qr_svg(address, size=size)),  # noqa: S308 - our own SVG, no user text
+    }
+
+
+@register.inclusion_tag("tournaments/_seat_notes.html")
+def seat_notes(table: Any, seats: Any) -> dict[str, Any]:
+    """Beside a game's sheet: who played which rounds of a seat that changed hands, and the
+    game points given at its seats (with each seat's total counting them). No query for a
+    tournament that never gave points nor took a substitute."""
+    tournament = table.session.tournament
+    seats = list(seats)
+    turns = played_rounds(seats) if tournament.has_substitutes else {}
+    given = (
+        list(
+            Adjustment.objects.filter(seat__table=table, removed_at__isnull=True)
+            .select_related("player")
+            .order_by("given_at", "pk")
+        )
+        if tournament.has_adjustments
+        else []
+    )
+    return {
+        "turns": [(seat, turns[seat.pk]) for seat in seats if seat.pk in turns],
+        "given": given,
+        "adjusted": [seat for seat in seats if seat.adjustment],
     }
