@@ -49,15 +49,20 @@ def _substitutes(
     if session is not None:
         found = found.filter(seat__table__session=session)
     credit = tournament.get_substitute_credit_display()
-    for change in found.select_related(
-        "seat__table__session", "player_out", "player_in"
-    ).order_by("seat__table__session__number", "seat__table__number", "from_round"):
+    for change in found.select_related("seat__table__session", "player_out", "player_in").order_by(
+        "seat__table__session__number", "seat__table__number", "from_round"
+    ):
         table = change.seat.table
         where = {"session": table.session.number, "table": table.number}
         left = gettext(
             "left after round %(round)s at session %(session)s, table %(table)s; "
             "%(name)s took the seat (the game counts for: %(credit)s)"
-        ) % {**where, "round": change.from_round - 1, "name": change.player_in.name, "credit": credit}
+        ) % {
+            **where,
+            "round": change.from_round - 1,
+            "name": change.player_in.name,
+            "credit": credit,
+        }
         came = gettext(
             "took %(name)s's seat from round %(round)s at session %(session)s, table "
             "%(table)s (the game counts for: %(credit)s)"

@@ -215,7 +215,7 @@ class Adjustment(models.Model):
 
     @property
     def short(self) -> str:
-        """"Penalty: +10 game points (late)", as a mark beside the player reads it."""
+        """ "Penalty: +10 game points (late)", as a mark beside the player reads it."""
         return gettext("%(kind)s: %(sign)s%(points)s %(unit)s (%(why)s)") % {
             "kind": self.get_kind_display().capitalize(),
             "sign": "+" if self.signed > 0 else "−",

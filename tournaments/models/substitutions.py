@@ -294,10 +294,13 @@ def _seat_stints(
     return stints
 
 
-def played_rounds(seats: Iterable[Seat]) -> dict[int, list[tuple[Player, int, int | None]]]:
+def played_rounds(
+    seats: Iterable[Seat] | models.QuerySet[Seat],
+) -> dict[int, list[tuple[Player, int, int | None]]]:
     """Seat id → who played it in turn: (player, first round, last round or None: on to the
-    end), for the seats given that changed hands (one query)."""
-    seats = list(seats)
+    end), for the seats given (or a query of them) that changed hands (one query)."""
+    if not isinstance(seats, models.QuerySet):
+        seats = [seat.pk for seat in seats]
     found: dict[int, list[Substitution]] = defaultdict(list)
     for substitution in Substitution.objects.filter(seat__in=seats).select_related(
         "player_out", "player_in"
