@@ -271,11 +271,12 @@ class _Beside:
 
 
 def _beside_the_rounds(tournament: Tournament) -> _Beside:
-    """Penalty points, substitutes and the door (three queries, and one for the door's
-    registrations)."""
+    """Penalty points (two queries: with their log), substitutes (one) and the door (one, and
+    one for its registrations); none of the first two for a tournament that has none."""
     beside = _Beside()
+    substitutions = Substitution.objects.filter(seat__table__session__tournament=tournament)
     for change in (
-        Substitution.objects.filter(seat__table__session__tournament=tournament)
+        (substitutions if tournament.has_substitutes else substitutions.none())
         .select_related("player_out", "player_in", "by")
         .order_by("seat_id", "from_round")
     ):
@@ -292,9 +293,8 @@ def _beside_the_rounds(tournament: Tournament) -> _Beside:
             }
         )
     for adjustment in (
-        tournament.adjustments.select_related(
-            "player", "seat__table__session", "given_by", "removed_by"
-        )
+        (tournament.adjustments.all() if tournament.has_adjustments else Adjustment.objects.none())
+        .select_related("player", "seat__table__session", "given_by", "removed_by")
         .prefetch_related("changes__by")
         .order_by("given_at", "pk")
     ):
