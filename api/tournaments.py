@@ -219,8 +219,9 @@ def _tables_out(session: Session, games: list[Game]) -> list[Any]:
     if tournament.has_adjustments:
         for adjustment in Adjustment.objects.filter(
             seat__in=seats, removed_at__isnull=True
-        ).select_related("player__club"):
-            given.setdefault(adjustment.seat.table_id, []).append(_adjustment_out(adjustment))
+        ).select_related("player__club", "seat"):
+            table_id = adjustment.seat.table_id if adjustment.seat else 0
+            given.setdefault(table_id, []).append(_adjustment_out(adjustment))
     return [
         {
             "session": session.number,

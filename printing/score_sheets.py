@@ -421,7 +421,10 @@ def ranked(game_sheet: GameSheet) -> list[tuple[Seat, str, int, int]]:
     played = bool(game_sheet.rows)
     lines = game_sheet.seat_lines()
     if played and any(seat.adjustment for seat in game_sheet.seats):
-        lines = [(seat, label, seat.adjusted_total, seat.rank) for seat, label, _, _ in lines]
+        lines = [
+            (seat, label, seat.adjusted_total, rank if seat.rank is None else seat.rank)
+            for seat, label, _, rank in lines
+        ]
     return sorted(lines, key=lambda line: (line[3] if played else 99, line[0].position))
 
 

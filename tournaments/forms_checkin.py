@@ -36,7 +36,7 @@ class DoorForm(forms.ModelForm):
         return capacity
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("entries") == Door.Entries.CAPACITY and not data.get("capacity"):
             self.add_error("capacity", gettext("How many players the event takes."))
         return data
@@ -105,7 +105,7 @@ class EntryForm(forms.Form):
             self.fields["member_number"].required = True
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         row = player_import.single_row(data["name"], data["club"], data["member_number"])

@@ -4,7 +4,7 @@ removed), a substitute at a seat, two seats swapped."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
@@ -53,7 +53,7 @@ class PointsFields(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if data.get("reason") == Adjustment.Reason.OTHER and not data.get("text", "").strip():
             self.add_error("text", gettext("Say what the reason is."))
         points, unit = data.get("points"), data.get("unit", getattr(self, "unit", None))
@@ -108,7 +108,7 @@ class PlayerPointsForm(PointsFields):
     def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players  # type: ignore[attr-defined]
-        self.fields["points"].max_value = MOST_PLACEMENT_POINTS
+        cast(forms.DecimalField, self.fields["points"]).max_value = MOST_PLACEMENT_POINTS
 
     def what(self) -> dict[str, Any]:
         return super().what() | {"unit": Adjustment.Unit.PLACEMENT}
@@ -175,7 +175,7 @@ class SubstituteForm(forms.Form):
         self.fields["player"].queryset = players  # type: ignore[attr-defined]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         if data["player"] is None and not data["name"].strip():

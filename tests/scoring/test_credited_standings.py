@@ -5,6 +5,7 @@ rules' own standings where no seat changed hands."""
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from fractions import Fraction
 
 from scoring.standings import (
@@ -25,7 +26,9 @@ GAME += [("Eva", 1, 180, 4, False)]
 # Bart left after round 1 (1 point); Fien took his seat from round 2 and finished second.
 BART_SEAT = [("Ann", 1, 0, 1, False), ("Fien", 1, 4, 2, False), ("Chris", 1, 36, 3, False)]
 BART_SEAT += [("Dirk", 1, 180, 4, False)]
-STINTS = {(1, "Fien"): [Stint("Bart", 1, 1), Stint("Fien", 3, 3)]}
+STINTS: dict[tuple[Hashable, Hashable], list[Stint]] = {
+    (1, "Fien"): [Stint("Bart", 1, 1), Stint("Fien", 3, 3)]
+}
 
 
 def line(ranking, player):
@@ -109,6 +112,4 @@ def test_placement_points_given_change_the_players_points_and_order():
 
 
 def test_points_given_to_a_player_without_a_finished_game_wait_for_one():
-    assert adjusted(standings_of_results(GAME), {"Zoe": Fraction(2)}) == standings_of_results(
-        GAME
-    )
+    assert adjusted(standings_of_results(GAME), {"Zoe": Fraction(2)}) == standings_of_results(GAME)

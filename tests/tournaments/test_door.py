@@ -98,6 +98,7 @@ def test_registrations_wait_for_a_director_who_approves_or_declines(door, tourna
     assert checkin.send(door, entry("Zoë", "Yaniv Club Gent", "G-9"), device="p" * 16) == request
     registration = checkin.approve(request, by=director)
     assert registration.checked_in and registration.checked_in_how == "registered"
+    assert registration.player.club is not None
     assert registration.player.club.name == "Yaniv Club Gent"
     assert EntryRequest.objects.get(pk=request.pk).status == "accepted"
     with pytest.raises(Refused):

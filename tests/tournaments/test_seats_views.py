@@ -70,7 +70,9 @@ def test_refused_points_are_shown_on_the_form_and_nothing_is_written(
         headers=HTMX,
     )
     assert answer.status_code == 400
-    assert "Game points are whole numbers" in answer.text and "Say what the reason is" in answer.text
+    assert (
+        "Game points are whole numbers" in answer.text and "Say what the reason is" in answer.text
+    )
     assert not Adjustment.objects.exists()
 
 
@@ -94,7 +96,7 @@ def test_a_new_player_as_substitute_is_registered_with_it(director_client, tourn
     )
     assert answer.status_code == 302
     gust = Player.objects.get(name="Gust")
-    assert gust.club.name == "Gent"
+    assert gust.club is not None and gust.club.name == "Gent"
     assert Registration.objects.get(player=gust, tournament=tournament).checked_in
 
 

@@ -254,10 +254,10 @@ def stints_of(
     ):
         totals[seat_id][number] = total
     given: dict[tuple[int, int], int] = defaultdict(int)
-    for adjustment in Adjustment.objects.filter(
+    for seat_id, player_id, kind, points in Adjustment.objects.filter(
         seat_id__in=by_seat, unit=Adjustment.Unit.GAME, removed_at__isnull=True
-    ):
-        given[adjustment.seat_id, adjustment.player_id] += int(adjustment.signed)
+    ).values_list("seat_id", "player_id", "kind", "points"):
+        given[seat_id, player_id] += int(points if kind == Adjustment.Kind.PENALTY else -points)
     return {
         (changes[0].seat.table_id, changes[0].seat.player_id): _seat_stints(
             changes, totals[seat_id], given
@@ -299,10 +299,9 @@ def played_rounds(
 ) -> dict[int, list[tuple[Player, int, int | None]]]:
     """Seat id → who played it in turn: (player, first round, last round or None: on to the
     end), for the seats given (or a query of them) that changed hands (one query)."""
-    if not isinstance(seats, models.QuerySet):
-        seats = [seat.pk for seat in seats]
+    among: Any = seats if isinstance(seats, models.QuerySet) else [seat.pk for seat in seats]
     found: dict[int, list[Substitution]] = defaultdict(list)
-    for substitution in Substitution.objects.filter(seat__in=seats).select_related(
+    for substitution in Substitution.objects.filter(seat__in=among).select_related(
         "player_out", "player_in"
     ):
         found[substitution.seat_id].append(substitution)

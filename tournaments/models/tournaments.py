@@ -26,6 +26,7 @@ from scoring.errors import FinalError
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
 from scoring.seating import Draw
+from scoring.standings import Standing
 from tournaments.clock import AtTimeLimit
 from tournaments.errors import Refused
 from tournaments.models.accounts import Accounts
@@ -475,7 +476,7 @@ class Tournament(Accounts, Directed):
 
     def _ranking(
         self, rows: list[Any], session: Session | None, stage: str | None
-    ) -> list[standings.Standing]:
+    ) -> list[Standing]:
         """The finished seats ranked: credited by the tournament's rule where a substitute
         took a seat, with the placement points a director gave. Those are read (one query
         each) only once the tournament has any: their models come after this one, and are

@@ -240,8 +240,8 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         for seat, sheet in zip(seats, sheets, strict=True)
     ]
     turns = played_rounds(seats) if tournament.has_substitutes else {}
-    for game in games:
-        game["turns"] = turns.get(game["seat"].pk, [])
+    for game, seat in zip(games, seats, strict=True):
+        game["turns"] = turns.get(seat.pk, [])
     overall = {standing.player: standing for standing, _ in tournament.standings()}
     return render(
         request,
