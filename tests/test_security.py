@@ -21,8 +21,8 @@ from tests.profiles import sized
 from tournaments.models import (
     Adjustment,
     Club,
-    Door,
     Dispute,
+    Door,
     EntryRequest,
     Game,
     Hand,
