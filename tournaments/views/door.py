@@ -13,7 +13,7 @@ from django.db.models import Case, IntegerField, Value, When
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from tournaments import access, checkin
@@ -109,7 +109,11 @@ def door_settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     admitted = checkin.let_in(found)
     text = gettext("Check-in is open.") if found.is_open else gettext("Check-in is closed.")
     if admitted:
-        text += " " + gettext("%(count)s from the waiting list registered.") % {"count": admitted}
+        text += " " + ngettext(
+            "%(count)s player of the waiting list is registered.",
+            "%(count)s players of the waiting list are registered.",
+            admitted,
+        ) % {"count": admitted}
     if request.htmx:
         context = _context(request, tournament, found)
         context.update(form=DoorForm(instance=found), message=text)
