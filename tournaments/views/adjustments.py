@@ -62,8 +62,9 @@ def _answer(
     again with the refused form at 400)."""
     context = context or _context(tournament)
     if request.htmx:
+        # htmx swaps only a 2xx answer: the part with the refused form, where it was typed.
         context.update(message=text, ok=status == 200)
-        return render(request, f"{PAGE}#given", context, status=status)
+        return render(request, f"{PAGE}#given", context)
     if status != 200:
         return render(request, PAGE, context, status=status)
     messages.success(request, text)

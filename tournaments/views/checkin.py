@@ -110,7 +110,8 @@ def _player_page(
 ) -> HttpResponse:
     template = "tournaments/checkin/player.html"
     if request.htmx:
-        template += "#card"
+        # htmx swaps only a 2xx answer: the card with what was refused, where it was typed.
+        template, status = template + "#card", 200
     context = {
         "door": found,
         "tournament": found.tournament,
@@ -174,7 +175,7 @@ def _register_page(
 ) -> HttpResponse:
     template = "tournaments/checkin/register.html"
     if request.htmx:
-        template += "#status"
+        template, status = template + "#status", 200
     context = {
         "door": found,
         "tournament": found.tournament,

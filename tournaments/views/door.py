@@ -52,6 +52,8 @@ def _list(tournament: Tournament, door: Door) -> dict[str, Any]:
         "registrations": registrations,
         "checked_in_count": sum(1 for registration in registrations if registration.checked_in),
         "requests": waiting,
+        # The list asks again by itself: every answer carries how often.
+        "poll_seconds": poll_seconds(),
     }
 
 
@@ -63,7 +65,6 @@ def _context(request: HtmxHttpRequest, tournament: Tournament, door: Door) -> di
         "address": address,
         "short_address": address.split("://", 1)[-1].rstrip("/"),
         "qr": qr_svg(address, size=200),
-        "poll_seconds": poll_seconds(),
         **_list(tournament, door),
     }
 
@@ -79,7 +80,8 @@ def _page(
     context["form"] = form or DoorForm(instance=door)
     template = "tournaments/checkin/manage.html"
     if request.htmx and request.method == "POST":
-        template += "#settings"
+        # htmx swaps only a 2xx answer: the settings with their errors, where they were typed.
+        template, status = template + "#settings", 200
     return render(request, template, context, status=status)
 
 

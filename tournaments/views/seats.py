@@ -69,11 +69,25 @@ def _context(table: Table, forms: dict[str, Form] | None = None) -> dict[str, An
         "game": table.game,
         "seats": [(seat, turns.get(seat.pk, [])) for seat in seats],
         "given": given,
-        "points_form": forms.get("points") or SeatPointsForm(seats=_seats(table)),
-        "substitute_form": forms.get("substitute")
-        or SubstituteForm(seats=_seats(table), players=_substitutes(table)),
-        "swap_form": forms.get("swap") or SwapForm(seats=_seats(table)),
+        "points_form": forms.get("points") or _points_form(table),
+        "substitute_form": forms.get("substitute") or _substitute_form(table),
+        "swap_form": forms.get("swap") or _swap_form(table),
     }
+
+
+# Three forms on one page: each its own ids (a label names its own form's field).
+def _points_form(table: Table, data: Any = None) -> SeatPointsForm:
+    return SeatPointsForm(data, seats=_seats(table), auto_id="points-%s")
+
+
+def _substitute_form(table: Table, data: Any = None) -> SubstituteForm:
+    return SubstituteForm(
+        data, seats=_seats(table), players=_substitutes(table), auto_id="substitute-%s"
+    )
+
+
+def _swap_form(table: Table, data: Any = None) -> SwapForm:
+    return SwapForm(data, seats=_seats(table), auto_id="swap-%s")
 
 
 def _answer(
@@ -87,8 +101,9 @@ def _answer(
     (redirected, or with its refused form at 400)."""
     table.game.refresh_from_db()
     if request.htmx:
+        # htmx swaps only a 2xx answer: the part with the refused form, where it was typed.
         context = {**_context(table, forms), "message": text, "ok": status == 200}
-        return render(request, f"{PAGE}#seats", context, status=status)
+        return render(request, f"{PAGE}#seats", context)
     if status != 200:
         return render(request, PAGE, _context(table, forms), status=status)
     messages.success(request, text)
@@ -107,7 +122,7 @@ def table_seats(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpRespo
 def seat_points(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Penalty or bonus points at a seat: game points (the game's result) or placement."""
     table = _table(request, slug, table_id)
-    form = SeatPointsForm(request.POST, seats=_seats(table))
+    form = _points_form(table, request.POST)
     if form.is_valid():
         seat = form.cleaned_data["seat"]
         seat.table = table
@@ -127,7 +142,7 @@ def seat_substitute(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpR
     """A substitute takes a seat from the next round: a registered player, or a new one
     (registered as the players' import registers, then brought in)."""
     table = _table(request, slug, table_id)
-    form = SubstituteForm(request.POST, seats=_seats(table), players=_substitutes(table))
+    form = _substitute_form(table, request.POST)
     if form.is_valid():
         try:
             # A new player and their substitution: both, or neither.
@@ -173,7 +188,7 @@ def _new_player(request: HtmxHttpRequest, table: Table, form: SubstituteForm) ->
 def seat_swap(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Two players typed in each other's seats change seats, keeping their hands."""
     table = _table(request, slug, table_id)
-    form = SwapForm(request.POST, seats=_seats(table))
+    form = _swap_form(table, request.POST)
     if form.is_valid():
         first, second = form.cleaned_data["first"], form.cleaned_data["second"]
         try:
