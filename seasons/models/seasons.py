@@ -307,7 +307,8 @@ def finished_seats_of(tournament_ids: Iterable[int]) -> dict[int, list[standings
             "player_id",
             "table_id",
             "table__session__number",
-            "total",
+            # The total in the game's result: with the game points a director gave.
+            models.F("total") + models.F("adjustment"),
             "rank",
             models.ExpressionWrapper(
                 Q(table__game__signed_off_at__isnull=True), output_field=models.BooleanField()
@@ -338,10 +339,28 @@ def final_places(
     seats = seats_by_tournament if seats_by_tournament is not None else finished_seats_of(ids)
     rules = {
         pk: (ranking, final_players, carry)
-        for pk, ranking, final_players, carry in Tournament.objects.filter(pk__in=ids).values_list(
-            "pk", "ranking", "final_players", "final_carry_over"
+        for pk, ranking, final_players, carry, *marks in Tournament.objects.filter(
+            pk__in=ids
+        ).values_list(
+            "pk",
+            "ranking",
+            "final_players",
+            "final_carry_over",
+            "has_adjustments",
+            "has_substitutes",
         )
+        if not any(marks)
     }
+    # A tournament that gave points or took a substitute ranks as its standings page does
+    # (Tournament.ranked_results): read whole (one query, for those alone).
+    marked = {
+        tournament.pk: tournament
+        for tournament in Tournament.objects.filter(pk__in=set(ids) - set(rules))
+    }
+    rules.update(
+        (pk, (tournament.ranking, tournament.final_players, tournament.final_carry_over))
+        for pk, tournament in marked.items()
+    )
     final_tables: dict[int, dict[Hashable, tuple[int, int, bool]]] = {pk: {} for pk in ids}
     for tournament_id, table_id, session_number, number, finished in Table.objects.filter(
         session__tournament_id__in=ids, session__stage=Session.Stage.FINAL
@@ -352,12 +371,19 @@ def final_places(
         ranking, final_players, carry = rules.get(pk, (standings.BY_TOTAL, 0, ""))
         tables = final_tables[pk]
         final_sessions = {session for session, _, _ in tables.values()}
-        qualifying = standings.ranked(
-            standings.standings(
-                seat for seat in seats.get(pk, []) if seat.session not in final_sessions
-            ),
-            by=ranking,
-        )
+        qualifying_seats = [
+            seat for seat in seats.get(pk, []) if seat.session not in final_sessions
+        ]
+        if pk in marked:
+            stage = Session.Stage.QUALIFYING if final_players else None
+            results = [
+                (s.player, s.table, s.total, s.rank, s.provisional) for s in qualifying_seats
+            ]
+            qualifying = standings.ranked(
+                marked[pk].ranked_results(results, None, stage), by=ranking
+            )
+        else:
+            qualifying = standings.ranked(standings.standings(qualifying_seats), by=ranking)
         if not final_players or not tables:
             places[pk] = qualifying
             continue

@@ -232,3 +232,11 @@ def test_an_adjustment_at_a_seat_the_file_does_not_have_is_refused(night):
     with pytest.raises(archive_import.ImportRefused, match="adjustments\\[1\\]: session, table"):
         archive_import.import_tournament(data)
     assert not Tournament.objects.filter(slug="copy").exists()
+
+
+def test_a_season_places_the_tournament_as_its_standings_do(night):
+    from seasons.models.seasons import final_places
+
+    places = [(standing.player, standing.place) for standing in final_places([night.pk])[night.pk]]
+    assert places == [(standing.player, standing.place) for standing, _ in night.standings()]
+    assert [Player.objects.get(pk=player).name for player, _ in places][:2] == ["Ann", "Fien"]

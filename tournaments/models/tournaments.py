@@ -10,7 +10,7 @@ import functools
 import logging
 import operator
 import secrets
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, Self
 
@@ -462,7 +462,7 @@ class Tournament(Accounts, Directed):
         Overall, they are the qualifying sessions' (a final's game is not one more game of
         the same kind: `final_standings` places its players above the rest)."""
         stage = Session.Stage.QUALIFYING if self.has_final else None
-        ranking = self._ranking(self._finished_rows(session, stage), session, stage)
+        ranking = self.ranked_results(self._finished_rows(session, stage), session, stage)
         players = self.standing_players(map(_PLAYER, ranking))
         withdrawn = {player.pk for player in players.values() if player.withdrawn}
         if withdrawn or self.ranking != standings.BY_TOTAL:
@@ -474,13 +474,14 @@ class Tournament(Accounts, Directed):
             rows.sort(key=_place_and_name)
         return rows
 
-    def _ranking(
-        self, rows: list[Any], session: Session | None, stage: str | None
+    def ranked_results(
+        self, rows: Sequence[Any], session: Session | None, stage: str | None
     ) -> list[Standing]:
-        """The finished seats ranked: credited by the tournament's rule where a substitute
-        took a seat, with the placement points a director gave. Those are read (one query
-        each) only once the tournament has any: their models come after this one, and are
-        reached by name."""
+        """The finished seats' results (`standings.SeatResult`s, their totals with the game
+        points given) ranked: credited by the tournament's rule where a substitute took a
+        seat, with the placement points a director gave. Those are read (one query each)
+        only once the tournament has any: their models come after this one, and are reached
+        by name. The seasons rank a tournament's results through it too."""
         stints = (
             model_named("Substitution").stints_of(self.pk, session, stage)
             if self.has_substitutes
@@ -489,7 +490,7 @@ class Tournament(Accounts, Directed):
         if stints:
             ranking = standings.credited_standings(rows, stints, self.substitute_credit)
         else:
-            ranking = standings.standings_of_results(rows)
+            ranking = standings.standings_of_results(list(rows))
         if self.has_adjustments:
             given = model_named("Adjustment").placement_given(self.pk, session, stage)
             ranking = standings.adjusted(ranking, given)
