@@ -376,12 +376,8 @@ def final_places(
         ]
         if pk in marked:
             stage = Session.Stage.QUALIFYING if final_players else None
-            results = [
-                (s.player, s.table, s.total, s.rank, s.provisional) for s in qualifying_seats
-            ]
-            qualifying = standings.ranked(
-                marked[pk].ranked_results(results, None, stage), by=ranking
-            )
+            rows = [(s.player, s.table, s.total, s.rank, s.provisional) for s in qualifying_seats]
+            qualifying = standings.ranked(marked[pk].ranked_results(rows, None, stage), by=ranking)
         else:
             qualifying = standings.ranked(standings.standings(qualifying_seats), by=ranking)
         if not final_players or not tables:

@@ -239,4 +239,5 @@ def test_a_season_places_the_tournament_as_its_standings_do(night):
 
     places = [(standing.player, standing.place) for standing in final_places([night.pk])[night.pk]]
     assert places == [(standing.player, standing.place) for standing, _ in night.standings()]
-    assert [Player.objects.get(pk=player).name for player, _ in places][:2] == ["Ann", "Fien"]
+    names: dict[object, str] = dict(Player.objects.values_list("pk", "name"))
+    assert [names[player] for player, _ in places][:2] == ["Ann", "Fien"]
