@@ -40,18 +40,20 @@ REGULARS += [("Dirk Maes", "G-4")]
 WALK_INS = [("Eva Smet", "G-5"), ("Fien Peeters", "G-6")]
 
 
-def club_night() -> tuple[Tournament, Any]:
-    director = make_user("dir-club")
+def club_night(slug: str = "club-night", name: str = "Club night") -> tuple[Tournament, Any]:
+    """A club's evening in preparation: its director, the regulars registered beforehand
+    (the same players on a second evening)."""
+    director = make_user(f"dir-{slug}")
     tournament = make_tournament(
-        name="Club night",
-        slug="club-night",
+        name=name,
+        slug=slug,
         status=Tournament.Status.DRAFT,
         directors=[director],
         session_count=1,
         table_size=3,
     )
-    for name, number in REGULARS:
-        player = Player.objects.create(name=name, member_number=number)
+    for player_name, number in REGULARS:
+        player, _ = Player.objects.get_or_create(name=player_name, member_number=number)
         Registration.objects.create(tournament=tournament, player=player)
     return tournament, director
 
@@ -338,7 +340,7 @@ def test_a_club_night_with_self_check_in_a_penalty_and_a_substitute_counted(
     assert Adjustment.objects.get().points == 10
     assert Substitution.objects.get().player_in.name == "Gust Maes"
 
-    other, other_director = club_night_again()
+    other, other_director = club_night("club-night-before", "Club night before")
     before = Director(new_context().new_page())
     today_parts = the_night_as_before(before, live_server.url, other_director, other)
     today = before.figures
@@ -359,19 +361,3 @@ def test_a_club_night_with_self_check_in_a_penalty_and_a_substitute_counted(
     # fields (the seat, a new player's name) and a button, on the same page.
     assert door_parts["penalty"] == (1, 2, 3)
     assert door_parts["substitute"] == (0, 1, 2)
-
-
-def club_night_again() -> tuple[Tournament, Any]:
-    director = make_user("dir-before")
-    tournament = make_tournament(
-        name="Club night before",
-        slug="club-night-before",
-        status=Tournament.Status.DRAFT,
-        directors=[director],
-        session_count=1,
-        table_size=3,
-    )
-    for name, _ in REGULARS:
-        player = Player.objects.get(name=name)
-        Registration.objects.create(tournament=tournament, player=player)
-    return tournament, director

@@ -263,12 +263,8 @@ class Adjustment(models.Model):
 
     def correct(self, *, why: str, by: Any, **what: Any) -> None:
         """Change the kind, points or reason (`what`), saying why."""
-        if not why.strip():
-            raise Refused("adjustment_why")
         with transaction.atomic():
-            locked = Adjustment.objects.select_for_update().get(pk=self.pk)
-            if locked.removed:
-                raise Refused("adjustment_removed")
+            locked = self._locked_in_force(why)
             before = locked._fields()
             for field, value in what.items():
                 setattr(locked, field, value)
@@ -280,18 +276,24 @@ class Adjustment(models.Model):
 
     def remove(self, *, why: str, by: Any) -> None:
         """Take the points back, saying why; the row stays, marked removed."""
-        if not why.strip():
-            raise Refused("adjustment_why")
         with transaction.atomic():
-            locked = Adjustment.objects.select_for_update().get(pk=self.pk)
-            if locked.removed:
-                raise Refused("adjustment_removed")
+            locked = self._locked_in_force(why)
             locked.removed_at, locked.removed_by = timezone.now(), by
             locked.removal_reason = why.strip()[:200]
             locked.save(update_fields=["removed_at", "removed_by", "removal_reason"])
             locked._log(AdjustmentChange.Action.REMOVE, locked._fields(), why.strip(), by)
             locked._follow(by)
         self.refresh_from_db()
+
+    def _locked_in_force(self, why: str) -> Adjustment:
+        """This row locked for a change that says `why`: refused without a reason, or once
+        removed."""
+        if not why.strip():
+            raise Refused("adjustment_why")
+        locked = Adjustment.objects.select_for_update().get(pk=self.pk)
+        if locked.removed:
+            raise Refused("adjustment_removed")
+        return locked
 
     def _check_where(self) -> None:
         """Game points at a seat of this tournament's game where the player sits; none of

@@ -134,6 +134,16 @@ def _refused_at_player(
     return _player_page(request, found, registration, status=400, refused=message)
 
 
+def _wrong_proof(request: HtmxHttpRequest, form: Any, refusal: Refused | None) -> bool:
+    """A wrong member number or desk code: on the form, and counted as a guess (past the
+    limit, 429 for the address: nobody checks others in by trying)."""
+    if refusal is None:
+        return False
+    access.count_wrong_guess(request)
+    on_form(form, refusal, "proof")
+    return True
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @answers_refusals(_refused_at_player)
 def door_player(request: HtmxHttpRequest, door: str, registration_id: int) -> HttpResponse:
@@ -145,11 +155,7 @@ def door_player(request: HtmxHttpRequest, door: str, registration_id: int) -> Ht
     form = ProofForm(request.POST, door=found)
     if not form.is_valid():
         return _player_page(request, found, registration, form, 400)
-    refusal = found.proof_fails(registration, form.cleaned_data["proof"])
-    if refusal is not None:
-        # A wrong number or code is a guess: past the limit, 429 for the address.
-        access.count_wrong_guess(request)
-        on_form(form, refusal, "proof")
+    if _wrong_proof(request, form, found.proof_fails(registration, form.cleaned_data["proof"])):
         return _player_page(request, found, registration, form, 400)
     device, _ = access.device_of(request)
     found.check_in(registration, device=device)
@@ -196,12 +202,10 @@ def door_register(request: HtmxHttpRequest, door: str) -> HttpResponse:
     form = EntryForm(request.POST, door=found)
     if not form.is_valid():
         return _register_page(request, found, form, 400)
-    if found.safeguard == Door.Safeguard.DESK_CODE:
-        refusal = found.desk_code_fails(form.cleaned_data["proof"])
-        if refusal is not None:
-            access.count_wrong_guess(request)
-            on_form(form, refusal, "proof")
-            return _register_page(request, found, form, 400)
+    if found.safeguard == Door.Safeguard.DESK_CODE and _wrong_proof(
+        request, form, found.desk_code_fails(form.cleaned_data["proof"])
+    ):
+        return _register_page(request, found, form, 400)
     device, _ = access.device_of(request)
     try:
         checkin.send(found, form.entry(), device=device)

@@ -116,6 +116,13 @@ def door_settings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             "%(count)s players of the waiting list are registered.",
             admitted,
         ) % {"count": admitted}
+    return _settings_changed(request, tournament, found, text)
+
+
+def _settings_changed(
+    request: HtmxHttpRequest, tournament: Tournament, found: Door, text: str
+) -> HttpResponse:
+    """After a change of the settings: htmx gets them (`#settings`), a plain post the page."""
     if request.htmx:
         context = _context(request, tournament, found)
         context.update(form=DoorForm(instance=found), message=text)
@@ -131,23 +138,25 @@ def door_desk_code(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     found = Door.of(tournament)
     found.new_desk_code()
     text = gettext("The desk has a new code: the old one no longer works.")
-    if request.htmx:
-        context = _context(request, tournament, found)
-        context.update(form=DoorForm(instance=found), message=text)
-        return render(request, "tournaments/checkin/manage.html#settings", context)
-    messages.success(request, text)
-    return redirect("manage:door", tournament.slug)
+    return _settings_changed(request, tournament, found, text)
 
 
 def _answered(request: HtmxHttpRequest, message: str, slug: str, request_id: int) -> HttpResponse:
     """An answer refused (answered meanwhile, a row the import refuses): the list says why,
     or the page with the message."""
     tournament = access.get_tournament_for_director(request, slug)
-    found = Door.of(tournament)
+    return _list_changed(request, tournament, Door.of(tournament), message, ok=False)
+
+
+def _list_changed(
+    request: HtmxHttpRequest, tournament: Tournament, found: Door, text: str, *, ok: bool
+) -> HttpResponse:
+    """After an answer to a registration: htmx gets the list (`#list`) saying what happened,
+    a plain post the page with the message."""
     if not request.htmx:
-        messages.error(request, message)
+        (messages.success if ok else messages.error)(request, text)
         return redirect("manage:door", tournament.slug)
-    context = {"tournament": tournament, "door": found, "message": message}
+    context = {"tournament": tournament, "door": found, "message": text, "ok": ok}
     return render(
         request, "tournaments/checkin/manage.html#list", {**context, **_list(tournament, found)}
     )
@@ -169,12 +178,4 @@ def door_answer(request: HtmxHttpRequest, slug: str, request_id: int) -> HttpRes
     else:
         checkin.decline(entry, by=request.user)
         text = gettext("%(name)s's registration is declined.") % {"name": entry.name}
-    if request.htmx:
-        context = {"tournament": tournament, "door": found, "message": text, "ok": True}
-        return render(
-            request,
-            "tournaments/checkin/manage.html#list",
-            {**context, **_list(tournament, found)},
-        )
-    messages.success(request, text)
-    return redirect("manage:door", tournament.slug)
+    return _list_changed(request, tournament, found, text, ok=True)
