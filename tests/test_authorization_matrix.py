@@ -31,13 +31,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hall.models import HallScreen
 from seasons.models import Season, SeasonTournament
 from tests.factories import make_table, make_tournament, make_user, record
-from tests.test_security import row_counts
+from tests.test_security import beside_the_rounds, row_counts
 from tournaments.models import (
     AccountOrigin,
-    Adjustment,
     Club,
-    Door,
-    EntryRequest,
     GameChange,
     Hand,
     Player,
@@ -133,14 +130,7 @@ def private_world() -> dict[str, Any]:
     )
     make_tournament(slug="others", directors=[other_director])
     code = TableCode.issue(table).code
-    door = Door.of(private)
-    door.set_up(is_open=True, entries=Door.Entries.APPROVAL)
-    entry_request = EntryRequest.objects.create(
-        door=door, name="Verborgen Twee", status="pending", device="d" * 16
-    )
-    adjustment = Adjustment.give(
-        private, hidden, by=creator, kind="bonus", unit="placement", points=1, reason="ruling"
-    )
+    beside = beside_the_rounds(private, hidden, creator)
     return {
         "creator": creator,
         "co_director": co_director,
@@ -153,7 +143,7 @@ def private_world() -> dict[str, Any]:
         "table": table,
         "code": code,
         "screen": screen,
-        "door": door.code,
+        "door": beside.pop("door"),
         "kwargs": {
             "slug": private.slug,
             "table_id": table.pk,
@@ -167,8 +157,7 @@ def private_world() -> dict[str, Any]:
             "entry_id": entry.pk,
             "table": 1,
             # A registration sent at the door, a penalty (issue 38): the private world's.
-            "request_id": entry_request.pk,
-            "adjustment_id": adjustment.pk,
+            **beside,
             # A seat of a table code's page; a forged "Stop these" token of a message.
             "position": 1,
             "token": "1:forged",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
@@ -95,20 +96,7 @@ def make_world() -> dict:
     AccessAttempt.objects.create(
         username="referee", ip_address="198.51.100.23", failures_since_start=5, user_agent="x"
     )
-    door = Door.of(tournament)
-    door.set_up(is_open=True, entries=Door.Entries.APPROVAL)
-    entry_request = EntryRequest.objects.create(
-        door=door, name="Zoë", status="pending", device="d" * 16
-    )
-    adjustment = Adjustment.give(
-        tournament,
-        registration.player,
-        by=director,
-        kind="bonus",
-        unit="placement",
-        points=1,
-        reason="ruling",
-    )
+    beside = beside_the_rounds(tournament, registration.player, director)
     return {
         "director": director,
         "referee": referee,
@@ -136,14 +124,26 @@ def make_world() -> dict:
             # The API's table number in its session.
             "table": 1,
             # The door's short address, a registration sent there, a penalty (issue 38).
-            "door": door.code,
-            "request_id": entry_request.pk,
-            "adjustment_id": adjustment.pk,
+            **beside,
             # A seat of a table code's page; a forged "Stop these" token of a message.
             "position": 1,
             "token": "1:forged",
         },
     }
+
+
+def beside_the_rounds(tournament: Tournament, player: Any, director: Any) -> dict[str, Any]:
+    """The tournament's door open, a registration waiting there and a bonus given (issue 38):
+    the values of their URLs."""
+    door = Door.of(tournament)
+    door.set_up(is_open=True, entries=Door.Entries.APPROVAL)
+    entry_request = EntryRequest.objects.create(
+        door=door, name="Zoë Verborgen", status="pending", device="d" * 16
+    )
+    adjustment = Adjustment.give(
+        tournament, player, by=director, kind="bonus", unit="placement", points=1, reason="ruling"
+    )
+    return {"door": door.code, "request_id": entry_request.pk, "adjustment_id": adjustment.pk}
 
 
 def url_for(name: str, pattern: URLPattern, kwargs: dict) -> str:

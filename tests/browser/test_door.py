@@ -69,6 +69,28 @@ def path_of(svg: str) -> str:
     return found.group(1)
 
 
+def the_hall_shows_the_code(new_context, base: str, tournament, address: str) -> None:
+    """The hall screen shows the door's QR code: it encodes the door's short address."""
+    hall: Page = new_context(viewport={"width": 1280, "height": 720}).new_page()
+    hall.goto(base + reverse("public:hall", args=[tournament.slug]))
+    code = hall.locator(".view-checkin")
+    expect(code.locator("svg")).to_have_count(1)
+    expect(code).to_contain_text(address.split("://")[1].rstrip("/"))
+    drawn = code.locator("svg path").get_attribute("d")
+    assert drawn == path_of(qr_svg(address, size=320))
+
+
+def no_serious_violation(new_context, address: str) -> None:
+    """axe-core on the door's pages at a phone's size, injected into the page (the site's CSP
+    allows no inline script: bypassed here); nothing wider than the screen."""
+    audit = new_context(**PHONE, bypass_csp=True).new_page()
+    for url in (address, address + "?q=cla", f"{address}players/{registration_of('Ann')}/"):
+        audit.goto(url)
+        blocking = [v for v in axe_violations(audit) if v["impact"] in BLOCKING]
+        assert blocking == [], (url, blocking)
+        assert audit.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_player_checks_in_by_the_qr_code_on_a_phone(live_server, new_context):
     tournament, _ = club_night()
@@ -76,22 +98,8 @@ def test_a_player_checks_in_by_the_qr_code_on_a_phone(live_server, new_context):
     door.set_up(is_open=True, safeguard=Door.Safeguard.MEMBER_NUMBER)
     address = f"{live_server.url}/in/{door.code}/"
 
-    # The hall screen shows the door's QR code: it encodes the door's short address.
-    hall: Page = new_context(viewport={"width": 1280, "height": 720}).new_page()
-    hall.goto(live_server.url + reverse("public:hall", args=[tournament.slug]))
-    code = hall.locator(".view-checkin")
-    expect(code.locator("svg")).to_have_count(1)
-    expect(code).to_contain_text(address.split("://")[1].rstrip("/"))
-    drawn = code.locator("svg path").get_attribute("d")
-    assert drawn == path_of(qr_svg(address, size=320))
-
-    # axe-core, injected into the page (the site's CSP allows no inline script: bypassed here).
-    audit = new_context(**PHONE, bypass_csp=True).new_page()
-    for url in (address, address + "?q=cla", f"{address}players/{registration_of('Ann')}/"):
-        audit.goto(url)
-        blocking = [v for v in axe_violations(audit) if v["impact"] in BLOCKING]
-        assert blocking == [], (url, blocking)
-        assert audit.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    the_hall_shows_the_code(new_context, live_server.url, tournament, address)
+    no_serious_violation(new_context, address)
 
     phone_context: BrowserContext = new_context(**PHONE)
     phone = phone_context.new_page()

@@ -121,8 +121,17 @@ class Registration(models.Model):
                 raise Refused("withdrawn_already", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by = timezone.now(), by
             locked.withdrawal_reason, locked.checked_in = reason, False
+            locked.checked_in_at, locked.checked_in_how, locked.checked_in_device = None, "", ""
             locked.save(
-                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+                update_fields=[
+                    "withdrawn_at",
+                    "withdrawn_by",
+                    "withdrawal_reason",
+                    "checked_in",
+                    "checked_in_at",
+                    "checked_in_how",
+                    "checked_in_device",
+                ]
             )
             locked._standings_changed()
         self.withdrawn_at, self.withdrawn_by = locked.withdrawn_at, locked.withdrawn_by
@@ -155,8 +164,16 @@ class Registration(models.Model):
                 raise Refused("not_withdrawn", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by, locked.withdrawal_reason = None, None, ""
             locked.checked_in = True
+            locked.checked_in_at, locked.checked_in_how = timezone.now(), CheckInWay.DESK
             locked.save(
-                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+                update_fields=[
+                    "withdrawn_at",
+                    "withdrawn_by",
+                    "withdrawal_reason",
+                    "checked_in",
+                    "checked_in_at",
+                    "checked_in_how",
+                ]
             )
             locked._standings_changed()
         self.withdrawn_at, self.withdrawn_by, self.withdrawal_reason = None, None, ""
