@@ -29,7 +29,10 @@ def standings_notes(
     (no query) for a tournament that never gave points nor took a substitute."""
     notes: dict[int, list[Note]] = defaultdict(list)
     if tournament.has_adjustments:
-        given = Adjustment.objects.filter(tournament=tournament, removed_at__isnull=True)
+        # As the standings count games: game points once their game is over.
+        given = Adjustment.objects.filter(tournament=tournament, removed_at__isnull=True).exclude(
+            unit=Adjustment.Unit.GAME, seat__table__game__finished=False
+        )
         if session is not None:
             given = given.filter(seat__table__session=session)
         for adjustment in given.select_related("seat__table__session").order_by("given_at", "pk"):
