@@ -14,7 +14,7 @@ the hall read them from there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
@@ -25,6 +25,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
 
 from scoring import statistics
+from scoring.statistics import PLAYER, YanivStats
 from tournaments import caching
 from tournaments.models import Game, Hand, Player, Tournament
 
@@ -56,6 +57,26 @@ def finished_hands(tournament: Tournament) -> QuerySet[Hand]:
     return Hand.objects.filter(
         seat__table__session__tournament=tournament, round__game__finished=True
     )
+
+
+def tournament_statistics(tournament: Tournament) -> dict[int, YanivStats]:
+    """Each player's figures in the tournament, from every round recorded (one query)."""
+    hands = Hand.objects.filter(seat__table__session__tournament=tournament)
+    return statistics.gather(hand_lines(hands), by=PLAYER)  # type: ignore[return-value]
+
+
+def figures_data(stats: YanivStats) -> dict[str, Any]:
+    """A player's figures as plain data: the API and the archive write them so (counts, the
+    hands by fives as a list, the averages to two decimals or null)."""
+    data: dict[str, Any] = {field.name: getattr(stats, field.name) for field in fields(stats)}
+    data["hand_bins"] = list(stats.hand_bins)
+    data["average_hand"] = _two_decimals(stats.average_hand)
+    data["average_call"] = _two_decimals(stats.average_call)
+    return data
+
+
+def _two_decimals(value: Fraction | None) -> float | None:
+    return None if value is None else round(float(value), 2)
 
 
 # --- a tournament's facts -------------------------------------------------------------------
@@ -130,3 +151,17 @@ def facts_part(request: HttpRequest, tournament: Tournament) -> SafeString:
 def lazy_facts_part(request: HttpRequest, tournament: Tournament) -> Any:
     """`facts_part`, rendered only if the page shows it (not in a poll's live part)."""
     return SimpleLazyObject(lambda: facts_part(request, tournament))
+
+
+def fact_data(fact: ShownFact) -> dict[str, Any]:
+    """A fact as plain data (the API, the archive)."""
+    return {
+        "code": fact.code,
+        "value": fact.value,
+        "players": [
+            {"id": pk, "name": name} for pk, name in zip(fact.players, fact.names, strict=True)
+        ],
+        "session": fact.session,
+        "table": fact.table,
+        "round": fact.round,
+    }
