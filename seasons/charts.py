@@ -49,8 +49,8 @@ def _cut(name: str) -> str:
 
 def calls_words(stats: YanivStats) -> str:
     return gettext(
-        "%(calls)s Yaniv calls: %(held)s held, %(caught)s caught going along, "
-        "%(assafs)s Assafs, %(false)s false"
+        "Yaniv calls: %(calls)s; held: %(held)s; caught going along: %(caught)s; "
+        "Assaf: %(assafs)s; false: %(false)s"
     ) % {
         "calls": stats.calls,
         "held": stats.held,

@@ -17,6 +17,8 @@ from seasons import access, charts, profiles, statistics
 from tournaments.models import Club, Player
 from tournaments.views.live import HtmxHttpRequest
 
+# The statistics page's table lists the latest tournaments (all count in the figures above it).
+TOURNAMENTS_SHOWN = 50
 # The rating's part of the player page (the rating's own templates provide it).
 RATING_TEMPLATE = "seasons/_rating.html"
 
@@ -74,6 +76,9 @@ def player_statistics(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
                 (charts.bin_label(index), count)
                 for index, count in enumerate(figures.overall.hand_bins)
             ],
+            # The latest tournaments: a long career's earlier ones count in the figures.
+            "tournaments": figures.tournaments[:TOURNAMENTS_SHOWN],
+            "earlier": max(0, len(figures.tournaments) - TOURNAMENTS_SHOWN),
         },
     )
 

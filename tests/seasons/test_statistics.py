@@ -59,7 +59,7 @@ def test_anns_figures_are_those_of_her_public_games_computed_by_hand(world):
 def test_the_page_shows_the_figures_the_tables_and_the_charts(client, world):
     html = page(client, world["people"]["Ann"])
     words = text(html)
-    assert "2 games, 10 rounds" in words
+    assert "Games 2 Rounds 10" in words
     assert "Yaniv calls 4 : held 2 · caught going along 1 · Assaf 1 · false 0" in words
     # 2 of the 4 valid calls (an Assaf is a valid call, caught by the rules).
     assert "Calls held 50% of the valid calls" in words
@@ -72,7 +72,7 @@ def test_the_page_shows_the_figures_the_tables_and_the_charts(client, world):
     assert "Secret night" not in html and "Hidden ladder" not in html
     charts = re.findall(r'<svg [^>]*role="img" aria-label="([^"]+)"', html)
     assert len(charts) == 2
-    assert "Ghent Cup: 3 Yaniv calls: 2 held, 1 caught going along, 0 Assafs, 0 false" in charts[0]
+    assert "Ghent Cup: Yaniv calls: 3; held: 2; caught going along: 1; Assaf: 0; false: 0" in charts[0]
     assert "over 6 rounds: most often 5–9 points (67%)" in charts[1]
     # The hands' figures for who does not see the chart.
     assert '<th scope="row">Rounds</th>' + "".join(
@@ -112,7 +112,7 @@ def test_the_private_tournaments_director_sees_the_public_figures_only(client, w
     client.force_login(world["director"])
     html = page(client, world["people"]["Dirk"])
     assert "Secret night" not in html
-    assert "1 game, 7 rounds" in text(html)
+    assert "Games 1 Rounds 7" in text(html)
 
 
 def test_a_logged_in_stranger_and_anyone_see_the_same_figures(client, world):
@@ -148,8 +148,8 @@ def test_a_player_without_a_recorded_round_says_so(client, world):
 @pytest.mark.parametrize(
     ("language", "heading", "figure"),
     [
-        ("nl", "Yaniv-statistieken", "2 spellen, 10 rondes"),
-        ("fr", "Statistiques de Yaniv", "2 parties, 10 manches"),
+        ("nl", "Yaniv-statistieken", "Spellen 2 Rondes 10"),
+        ("fr", "Statistiques de Yaniv", "Parties 2 Manches 10"),
     ],
 )
 def test_the_page_speaks_dutch_and_french(client, world, language, heading, figure):
@@ -171,4 +171,16 @@ def test_the_page_costs_the_same_queries_however_long_the_history(
     for _ in range(3):
         play(cup, [ann, bart, chris, dirk], GAME_1, world["director"])
     with django_assert_num_queries(len(few.captured_queries)):
-        assert "5 games, 31 rounds" in text(page(client, ann))
+        assert "Games 5 Rounds 31" in text(page(client, ann))
+
+
+def test_a_long_career_lists_the_latest_tournaments_and_counts_them_all(
+    client, world, monkeypatch
+):
+    monkeypatch.setattr("seasons.views.profiles.TOURNAMENTS_SHOWN", 1)
+    html = page(client, world["people"]["Ann"])
+    assert "Club night" in html.split("By tournament", 1)[1]
+    assert "Ghent Cup" not in html.split("By tournament", 1)[1].split("</table>")[0]
+    words = text(html)
+    assert "1 earlier tournament counts in the figures above" in words
+    assert "Games 2 Rounds 10" in words
