@@ -4,10 +4,11 @@ floor.
 Builds, in a throwaway database as `bench ratings` does (`yaniv_bench_statistics` on
 PostgreSQL), one player's history of `--games` games of 4 (the player and three of 200
 opponents), one game a session in tournaments of 8 sessions (one tournament in five private:
-its games must not count), counted in five public seasons. Every game is dealt by `bench.deal_game` until it ends (about 20 rounds) and scored by
-the engine; its rounds, hands, seats and game are written in bulk with the engine's numbers, as
-`Game.store_rounds` leaves them (through that write, one game at a time, 10,000 games take
-half an hour to build). Then it times, `--repeat` times, interleaved, and prints the medians:
+its games must not count), counted in five public seasons. Every game is dealt by
+`bench.deal_game` until it ends (about 20 rounds) and scored by the engine; its rounds, hands,
+seats and game are written in bulk with the engine's numbers, as `Game.store_rounds` leaves
+them (through that write, one game at a time, 10,000 games take half an hour to build). Then
+it times, `--repeat` times, interleaved, and prints the medians:
 
 - **the player's statistics** (`seasons.statistics.player_statistics`: the hands read as
   tuples, folded by `scoring.statistics`, their tournaments, the seasons counting them)
