@@ -187,7 +187,7 @@ def _play(games: list[Game], seats: dict[int, list[Seat]], rng: random.Random) -
         at_table = {seat.player.name: seat for seat in seats[game.table_id]}
         labels = tuple(at_table)
         entries = deal_game(labels, ruleset, rng)
-        result = rules.score_game(rules.Game(labels, entries, ruleset))
+        result = rules.score_game(rules.Game(labels, tuple(entries), ruleset))
         for number, (entered, scored) in enumerate(zip(entries, result.rounds, strict=True), 1):
             caller = at_table[entered.yaniv] if entered.yaniv else None
             emptier = at_table[entered.empty_hand] if entered.empty_hand else None

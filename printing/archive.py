@@ -47,7 +47,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 
@@ -259,7 +259,7 @@ def _statistics(
     finished = {game.pk for game in games if game.finished}
     where = {game.pk: (game.table.session.number, game.table.number) for game in games}
 
-    def by_name(player: int) -> tuple[str, int]:
+    def by_name(player: Any) -> tuple[str, int]:
         return (players[player].name.casefold(), player) if player in players else ("", player)
 
     figures = statistics.gather(lines, by=statistics.PLAYER)
@@ -267,15 +267,15 @@ def _statistics(
     return {
         "players": [
             {"player": player, **figures_data(figures[player])}
-            for player in sorted(figures, key=by_name)  # type: ignore[arg-type]
+            for player in sorted(figures, key=by_name)
         ],
         "facts": [
             {
                 "code": fact.code,
                 "value": float(fact.value),
-                "players": sorted(fact.players, key=by_name),  # type: ignore[arg-type]
-                "session": where[fact.game][0] if fact.game in where else None,
-                "table": where[fact.game][1] if fact.game in where else None,
+                "players": sorted(fact.players, key=by_name),
+                "session": where.get(cast(int, fact.game), (None, None))[0],
+                "table": where.get(cast(int, fact.game), (None, None))[1],
                 "round": fact.round,
             }
             for fact in facts

@@ -26,7 +26,7 @@ Figures add up (`+`): a season's are its tournaments', a career's every tourname
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
@@ -93,9 +93,9 @@ class YanivStats:
 
     def __add__(self, other: YanivStats) -> YanivStats:
         added = {
-            field.name: getattr(self, field.name) + getattr(other, field.name)
-            for field in fields(self)
-            if field.name not in ("hand_bins", "longest_run")
+            each.name: getattr(self, each.name) + getattr(other, each.name)
+            for each in fields(self)
+            if each.name not in ("hand_bins", "longest_run")
         }
         return YanivStats(
             **added,
@@ -135,25 +135,38 @@ def total(figures: Iterable[YanivStats]) -> YanivStats:
     return summed
 
 
+@dataclass(slots=True)
 class _Tally:
-    """One key's figures while the lines are folded (mutable, for speed)."""
+    """One key's figures while the lines are folded (mutable, for speed): `YanivStats`' own
+    fields, and the game being read with the run of rounds without points in it."""
 
-    __slots__ = (*(field.name for field in fields(YanivStats)), "game", "run")
-
-    def __init__(self) -> None:
-        for field in fields(YanivStats):
-            setattr(self, field.name, 0)
-        self.hand_bins: list[int] = [0] * HAND_BINS
-        self.game: Hashable = _NO_GAME
-        self.run = 0
+    games: int = 0
+    rounds: int = 0
+    calls: int = 0
+    held: int = 0
+    caught: int = 0
+    assafs: int = 0
+    false_yanivs: int = 0
+    call_hands: int = 0
+    along: int = 0
+    along_won: int = 0
+    along_lost: int = 0
+    empty_hands: int = 0
+    waiting_rounds: int = 0
+    waiting_hands: int = 0
+    hand_bins: list[int] = field(default_factory=lambda: [0] * HAND_BINS)
+    reductions: int = 0
+    reduced: int = 0
+    longest_run: int = 0
+    game: Hashable = None
+    run: int = 0
 
     def frozen(self) -> YanivStats:
-        values = {field.name: getattr(self, field.name) for field in fields(YanivStats)}
+        values = {each.name: getattr(self, each.name) for each in fields(YanivStats)}
         values["hand_bins"] = tuple(self.hand_bins)
         return YanivStats(**values)
 
 
-_NO_GAME = object()
 GROUP = 0
 PLAYER = 7
 

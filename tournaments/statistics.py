@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.db.models import QuerySet
@@ -120,15 +120,18 @@ def shown_facts(facts: tuple[statistics.Fact, ...]) -> tuple[ShownFact, ...]:
     }
     shown = []
     for fact in facts:
-        session, table = tables.get(fact.game, (None, None))  # type: ignore[arg-type]
-        tied = sorted(fact.players, key=lambda pk: (names.get(pk, "").casefold(), pk))
+        session, table = tables.get(cast(int, fact.game), (None, None))
+        tied = sorted(
+            (cast(int, pk) for pk in fact.players),
+            key=lambda pk: (names.get(pk, "").casefold(), pk),
+        )
         value = float(fact.value) if isinstance(fact.value, Fraction) else fact.value
         shown.append(
             ShownFact(
                 code=fact.code,
                 value=value,
                 names=tuple(names.get(pk, "") for pk in tied),
-                players=tuple(tied),  # type: ignore[arg-type]
+                players=tuple(tied),
                 session=session,
                 table=table,
                 round=fact.round,

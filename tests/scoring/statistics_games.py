@@ -94,4 +94,4 @@ def scored(players: tuple[str, ...], entries: list[dict[str, Any]], ruleset: rul
         )
         for entry in entries
     ]
-    return rules.score_game(rules.Game(players, rounds, ruleset))
+    return rules.score_game(rules.Game(players, tuple(rounds), ruleset))

@@ -8,6 +8,7 @@ import random
 import statistics
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -162,7 +163,7 @@ def series(player_count: int, club_count: int, weight: ClubWeight | None, seed: 
     clubmates = 0
     for session in range(SESSIONS):
         met = meetings(draw.tables for draw in drawn)
-        options = {"clubs": clubs, "club_weight": weight} if weight else {}
+        options: dict[str, Any] = {"clubs": clubs, "club_weight": weight} if weight else {}
         draw = draw_random(players, met, seed * 100 + session, **options)
         drawn.append(draw)
         clubmates += count_clubmates(draw.tables, clubs)

@@ -150,8 +150,9 @@ def test_players_level_on_a_figure_share_its_fact():
     assert told["most_yanivs"] == Fact("most_yanivs", 4, (ANN,))
     # The first of two equal comebacks is told.
     assert told["best_comeback"].game == 1
+    swapped = {ANN: DIRK, DIRK: ANN}
     renamed = GAME_1_LINES + [
-        line._replace(game=3, player={ANN: DIRK, DIRK: ANN}.get(line.player, line.player))
+        line._replace(game=3, player=swapped.get(str(line.player), line.player))
         for line in GAME_1_LINES
     ]
     tied = {fact.code: fact for fact in facts(renamed)}["most_yanivs"]

@@ -140,7 +140,7 @@ class Session(models.Model):
         MANUAL = "manual", _("Manual")
 
         @classmethod
-        def drawn(cls) -> list[tuple[str, str]]:
+        def drawn(cls) -> list[tuple[str, Any]]:
             """The methods a director draws with (manual is what swaps and moves make)."""
             return [(value, label) for value, label in cls.choices if value != cls.MANUAL]
 
