@@ -26,7 +26,7 @@ Figures add up (`+`): a season's are its tournaments', a career's every tourname
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
@@ -135,36 +135,27 @@ def total(figures: Iterable[YanivStats]) -> YanivStats:
     return summed
 
 
-@dataclass(slots=True)
-class _Tally:
-    """One key's figures while the lines are folded (mutable, for speed): `YanivStats`' own
-    fields, and the game being read with the run of rounds without points in it."""
+# The figures counted one by one (the others: the hands by fives, the longest run).
+COUNTED = tuple(
+    each.name for each in fields(YanivStats) if each.name not in ("hand_bins", "longest_run")
+)
 
-    games: int = 0
-    rounds: int = 0
-    calls: int = 0
-    held: int = 0
-    caught: int = 0
-    assafs: int = 0
-    false_yanivs: int = 0
-    call_hands: int = 0
-    along: int = 0
-    along_won: int = 0
-    along_lost: int = 0
-    empty_hands: int = 0
-    waiting_rounds: int = 0
-    waiting_hands: int = 0
-    hand_bins: list[int] = field(default_factory=lambda: [0] * HAND_BINS)
-    reductions: int = 0
-    reduced: int = 0
-    longest_run: int = 0
-    game: Hashable = None
-    run: int = 0
+
+class _Tally:
+    """One key's figures while the lines are folded: the counts by `YanivStats`' names, the
+    hands by fives, and the game being read with its run of rounds without points."""
+
+    __slots__ = ("counts", "bins", "longest_run", "game", "run")
+
+    def __init__(self) -> None:
+        self.counts = dict.fromkeys(COUNTED, 0)
+        self.bins = [0] * HAND_BINS
+        self.longest_run = 0
+        self.game: Hashable = None
+        self.run = 0
 
     def frozen(self) -> YanivStats:
-        values = {each.name: getattr(self, each.name) for each in fields(YanivStats)}
-        values["hand_bins"] = tuple(self.hand_bins)
-        return YanivStats(**values)
+        return YanivStats(**self.counts, hand_bins=tuple(self.bins), longest_run=self.longest_run)
 
 
 GROUP = 0
@@ -188,10 +179,11 @@ def gather(lines: Iterable[Sequence], by: int = GROUP) -> dict[Hashable, YanivSt
 def _count(tally: _Tally, line: Sequence) -> None:
     """One hand into its key's tally."""
     _, game, _, kind, caller, emptier, seat, _, hand, along, points, reduction, _ = line
+    counts = tally.counts
     if game != tally.game:
         tally.game, tally.run = game, 0
-        tally.games += 1
-    tally.rounds += 1
+        counts["games"] += 1
+    counts["rounds"] += 1
     if points <= 0:
         tally.run += 1
         if tally.run > tally.longest_run:
@@ -199,32 +191,24 @@ def _count(tally: _Tally, line: Sequence) -> None:
     else:
         tally.run = 0
     if reduction:
-        tally.reductions += 1
-        tally.reduced += reduction
+        counts["reductions"] += 1
+        counts["reduced"] += reduction
     if seat == caller:
-        tally.calls += 1
-        tally.call_hands += hand
+        counts["calls"] += 1
+        counts["call_hands"] += hand
         if kind == YANIV:
-            if points <= 0:
-                tally.held += 1
-            else:
-                tally.caught += 1
-        elif kind == ASSAF:
-            tally.assafs += 1
+            counts["held" if points <= 0 else "caught"] += 1
         else:
-            tally.false_yanivs += 1
+            counts["assafs" if kind == ASSAF else "false_yanivs"] += 1
     elif seat == emptier:
-        tally.empty_hands += 1
+        counts["empty_hands"] += 1
     else:
-        tally.waiting_rounds += 1
-        tally.waiting_hands += hand
-        tally.hand_bins[min(hand // HAND_BIN, HAND_BINS - 1)] += 1
+        counts["waiting_rounds"] += 1
+        counts["waiting_hands"] += hand
+        tally.bins[min(hand // HAND_BIN, HAND_BINS - 1)] += 1
         if along and kind == YANIV:
-            tally.along += 1
-            if points <= 0:
-                tally.along_won += 1
-            else:
-                tally.along_lost += 1
+            counts["along"] += 1
+            counts["along_won" if points <= 0 else "along_lost"] += 1
 
 
 # --- a tournament's facts -------------------------------------------------------------------
