@@ -111,3 +111,22 @@ def test_the_json_download_carries_the_statistics(client, world):
     stranger = make_user("stranger")
     client.force_login(stranger)
     assert client.get("/manage/cup/export.json").status_code in (403, 404)
+
+
+def test_a_session_drawn_with_clubmates_apart_comes_back_so(tmp_path):
+    from tests.factories import make_tournament
+    from tournaments.models import Club, Registration, Session
+
+    tournament = make_tournament(slug="clubs", status=Tournament.Status.DRAFT)
+    gent = Club.objects.create(name="Gent")
+    for number in range(8):
+        player = Player.objects.create(name=f"Player {number}", club=gent if number < 2 else None)
+        Registration.objects.create(tournament=tournament, player=player, checked_in=True)
+    session = Session.objects.create(tournament=tournament, number=1)
+    session.draw("clubs_last", seed=4)
+    path = tmp_path / "clubs.json"
+    path.write_text(archive.dumps(archive.tournament_to_data(tournament)))
+    wipe()
+    import_file(path)
+    again = Session.objects.get(tournament__slug="clubs", number=1)
+    assert (again.seating, again.seed) == ("clubs_last", 4)
