@@ -37,17 +37,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.test import Client
-from django.test.utils import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
 from bench import BenchError, deal_game, say
 from bench.hotpath import _table, quiet_logs
 from bench.ratings import Figure, Probe, database, measure, report
-from bench.seasons import checked, count_queries
+from bench.seasons import checked, count_queries, production, query_lines
 from scoring import rules
 from scoring import statistics as folding
 from seasons import statistics
@@ -94,12 +92,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if options.games < 1 or options.repeat < 1:
         raise BenchError("--games and --repeat 1 or more")
     rng = random.Random(options.seed)
-    production = override_settings(
-        DEBUG=False,
-        ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"],
-        SECURE_SSL_REDIRECT=False,
-    )
-    with database(options.in_place, THROWAWAY) as where, production, quiet_logs():
+    with database(options.in_place, THROWAWAY) as where, production(), quiet_logs():
         started = time.perf_counter()
         player, rounds = build(options.games, rng)
         figures = statistics.player_statistics(player)
@@ -116,7 +109,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         count_queries(probes)
         measure(probes, options.repeat)
         missed = report(probes, FIGURES)
-        missed += report_queries(probes, options.games)
+        missed += query_lines(
+            probes, MAX_QUERIES, f"{options.games:,} games", "whatever the history"
+        )
     if missed and not options.no_fail:
         say(f"goals missed: {', '.join(missed)}")
         return 1
@@ -253,18 +248,3 @@ def make_probes(player: Player) -> list[Probe]:
         Probe("statistics page", checked(lambda: follower.get(url), 200)),
         Probe("scoring.statistics.gather", lambda: folding.gather(lines)),
     ]
-
-
-def report_queries(probes: Sequence[Probe], games: int) -> list[str]:
-    """A line per figure with a bound on its queries; the figures beyond it."""
-    by_name = {probe.name: probe for probe in probes}
-    say("")
-    missed = []
-    for name, most in MAX_QUERIES.items():
-        queries = by_name[name].queries
-        verdict = "ok" if queries <= most else "MISSED"
-        if verdict == "MISSED":
-            missed.append(f"{name} (queries)")
-        goal = f"goal ≤{most}, whatever the history"
-        say(f"{name}: {queries} queries at {games:,} games ({goal})  {verdict}")
-    return missed
