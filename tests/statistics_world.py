@@ -15,6 +15,7 @@ secret night. Ann is of YC Gent.
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 from seasons.models import Season, SeasonTournament
@@ -74,3 +75,10 @@ def statistics_world() -> dict[str, Any]:
         "game_1": game_1.game,
         "game_2": game_2.game,
     }
+
+
+def facts_told(html: str, where: str) -> list[str]:
+    """The facts a page tells (the list after `where`, up to its section's end) as text."""
+    block = html.split(where, 1)[1].split("</section>", 1)[0]
+    items = re.findall(r"<li>(.*?)</li>", block, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]

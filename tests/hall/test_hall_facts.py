@@ -3,8 +3,6 @@ the finished games too; while a session is played it does not."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -12,7 +10,7 @@ from django.urls import reverse
 from hall import board as hall_board
 from hall.models import HallScreen
 from tests.factories import HTMX
-from tests.statistics_world import statistics_world
+from tests.statistics_world import facts_told, statistics_world
 from tournaments.models import Session
 
 pytestmark = pytest.mark.django_db
@@ -28,9 +26,7 @@ def between_sessions():
 
 
 def facts_view(html: str) -> list[str]:
-    block = html.split('data-view="facts"', 1)[1].split("</section>", 1)[0]
-    items = re.findall(r"<li>(.*?)</li>", block, re.S)
-    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+    return facts_told(html, 'data-view="facts"')
 
 
 def test_between_sessions_the_screen_shows_the_facts(client, between_sessions):

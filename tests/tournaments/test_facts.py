@@ -4,15 +4,13 @@ told anew once a finished game changes."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import HTMX, entries
-from tests.statistics_world import statistics_world
+from tests.statistics_world import facts_told, statistics_world
 from tournaments import statistics
 from tournaments.models import Hand
 
@@ -25,9 +23,7 @@ def world():
 
 
 def facts_of(html: str) -> list[str]:
-    block = html.split('<section class="facts"', 1)[1].split("</section>", 1)[0]
-    items = re.findall(r"<li>(.*?)</li>", block, re.S)
-    return [" ".join(re.sub(r"<[^>]+>", " ", item).split()) for item in items]
+    return facts_told(html, '<section class="facts"')
 
 
 def test_the_tournament_page_tells_the_facts_of_its_finished_games(client, world):
