@@ -21,7 +21,7 @@ from ninja import Query, Router
 
 from api import listed
 from api.http import ERRORS, Page, Paging, Tagged, page, rows_digest, tagged, window
-from api.players import PlayerId
+from api.players import PlayerId, player_ref
 from api.schemas import FactsOut, PlayerStatisticsOut, TournamentPlayerStatistics
 from api.tournaments import Slug
 from seasons.models import Season, SeasonTournament
@@ -36,14 +36,6 @@ from tournaments.statistics import (
 )
 
 router = Router(tags=["statistics"])
-
-
-def _player_ref(player: Player) -> dict[str, Any]:
-    return {
-        "id": player.pk,
-        "name": player.name,
-        "club": player.club.name if player.club else None,
-    }
 
 
 @router.get(
@@ -68,7 +60,7 @@ def player_statistics(request: HttpRequest, player_id: PlayerId) -> Tagged:
         season__in=Season.objects.listed(), tournament_id__in=ids
     ).values_list("season__slug", "season__name", "tournament_id")
     parts = (
-        *_player_ref(player).values(),
+        *player_ref(player).values(),
         last_change["last"],
         rows_digest((caching.stamp(tournament),) for tournament in played),
         rows_digest(seasons.order_by("season_id", "tournament_id")),
@@ -77,7 +69,7 @@ def player_statistics(request: HttpRequest, player_id: PlayerId) -> Tagged:
     def body() -> dict[str, Any]:
         figures = read_player_statistics(player)
         return {
-            **_player_ref(player),
+            **player_ref(player),
             "statistics": figures_data(figures.overall),
             "seasons": [
                 {
@@ -122,7 +114,7 @@ def tournament_players_statistics(
         )
         return page(
             [
-                {"player": _player_ref(player), "statistics": figures_data(figures[player.pk])}
+                {"player": player_ref(player), "statistics": figures_data(figures[player.pk])}
                 for player in window(players, paging)
             ],
             len(players),
