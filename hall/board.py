@@ -2,8 +2,9 @@
 
 The views, in the order a screen cycles through them: the director's message, the seating of
 the next session (every player → table and seat, alphabetical, the moved ones marked), the
-tables of the sessions being played (rounds, leader, finished, signed off) and the standings.
-A view with nothing to show is left out of the cycle.
+tables of the sessions being played (rounds, leader, finished, signed off), the standings and,
+between sessions, the facts of the finished games (`tournaments.statistics`). A view with
+nothing to show is left out of the cycle.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db.models import Count
 
 from hall.models import HallScreen
 from tournaments.models import Seat, Session, Table, Tournament
+from tournaments.statistics import ShownFact, tournament_facts
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class Board:
     clock_tables: tuple[Table, ...] = ()
     # Every game of the final is over: the standings are the final ones.
     final_finished: bool = False
+    # Between sessions (none running): the facts of the finished games.
+    facts: tuple[ShownFact, ...] = ()
 
     @property
     def final_tables_shown(self) -> bool:
@@ -77,6 +81,7 @@ class Board:
             HallScreen.View.SEATING: bool(self.seating),
             HallScreen.View.TABLES: bool(self.tables),
             HallScreen.View.STANDINGS: bool(self.standings or self.final),
+            HallScreen.View.FACTS: bool(self.facts),
         }
         return tuple(view.value for view in HallScreen.View if shown[view])
 
@@ -123,6 +128,7 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
             if clock_session is not None
             else ()
         ),
+        facts=() if running else tournament_facts(tournament),
     )
 
 
