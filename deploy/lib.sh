@@ -1,15 +1,18 @@
 # What deploy/install.sh, upgrade.sh and restore.sh share: sourced by them (bash, as root).
 
+# The YANIV_* variables are for tests/test_deploy_files.py, which runs these functions in a
+# folder of its own; a server has none of them.
 HOME_DIR=/srv/yaniv-club
-APP=$HOME_DIR/app
+APP=${YANIV_APP:-$HOME_DIR/app}
 VENV=$HOME_DIR/venv
-CONF=/etc/yaniv-club
+CONF=${YANIV_CONF:-/etc/yaniv-club}
 ENV_FILE=$CONF/env
 BACKUPS=/var/backups/yaniv-club
+CADDY_DIR=${YANIV_CADDY_DIR:-/etc/caddy}
 # The operator's additions to Caddy's configuration: made once, never written again.
-CADDY_LOCAL=/etc/caddy/yaniv-club.local
+CADDY_LOCAL=$CADDY_DIR/yaniv-club.local
 # The Caddyfile these scripts wrote last: one that differs from it was edited by someone.
-CADDY_WRITTEN=/var/lib/yaniv-club/Caddyfile.written
+CADDY_WRITTEN=${YANIV_STATE_DIR:-/var/lib/yaniv-club}/Caddyfile.written
 PORTS=(8001 8002)
 UNIT_FILES=(yaniv-club@.service yaniv-club-tasks.service yaniv-club-backup.service yaniv-club-backup.timer)
 
@@ -56,7 +59,7 @@ wait_for_health() {
 caddyfile_was_ours() {
   local file=$1 commit
   [[ -f $CADDY_WRITTEN ]] && cmp -s "$CADDY_WRITTEN" "$file" && return 0
-  [[ -d $APP/.git ]] || return 1
+  [[ -e $APP/.git ]] || return 1
   for commit in $(git -C "$APP" log --format=%H -- deploy/Caddyfile 2>/dev/null); do
     git -C "$APP" show "$commit:deploy/Caddyfile" 2>/dev/null | cmp -s - "$file" && return 0
   done
@@ -65,14 +68,14 @@ caddyfile_was_ours() {
 
 # Debian's own /etc/caddy/Caddyfile, as the caddy package installed it.
 caddyfile_is_debians() {
-  ! dpkg --verify caddy 2>/dev/null | grep -q ' /etc/caddy/Caddyfile$'
+  [[ $CADDY_DIR == /etc/caddy ]] && ! dpkg --verify caddy 2>/dev/null | grep -q ' /etc/caddy/Caddyfile$'
 }
 
 # /etc/caddy/Caddyfile is ours, written at every run; the operator's additions live in
 # $CADDY_LOCAL, made once (with ACME_EMAIL, if given) and never written again. A Caddyfile
 # someone edited is kept beside it, and the operator told where the edits belong now.
 install_caddy_config() {
-  local target=/etc/caddy/Caddyfile kept
+  local target=$CADDY_DIR/Caddyfile kept
   if [[ ! -f $CADDY_LOCAL ]]; then
     install -m 644 "$APP/deploy/caddy.local" "$CADDY_LOCAL"
     if [[ -n ${ACME_EMAIL:-} ]]; then

@@ -5,7 +5,7 @@
 #                  migrate, check --deploy, and the first director while the site has no
 #                  account (DIRECTOR, default "director"; its password printed once and kept
 #                  in $YANIV_STATE/first-director). Run it before the others, at every start.
-#   serve          gunicorn on 0.0.0.0:$PORT (default 8000; APP_WORKERS × APP_THREADS, 2 × 4)
+#   serve          gunicorn on $BIND (default 0.0.0.0:$PORT, 8000; APP_WORKERS × APP_THREADS, 2 × 4)
 #   worker         the background tasks' worker (TASKS_WORKER_ID: one id per worker)
 #   backups        a backup every BACKUP_INTERVAL seconds (default 3600) into BACKUP_DIR
 #   restore FILE   the backup FILE in place of the database, and the settings beside it
@@ -97,7 +97,7 @@ case ${1:-serve} in
     # The gunicorn workers' metrics added up (yaniv_club/metrics.py), emptied at each start.
     PROMETHEUS_MULTIPROC_DIR=$(mktemp -d)
     export PROMETHEUS_MULTIPROC_DIR
-    exec gunicorn -c gunicorn.conf.py --bind "0.0.0.0:${PORT:-8000}" \
+    exec gunicorn -c gunicorn.conf.py --bind "${BIND:-0.0.0.0:${PORT:-8000}}" \
       --workers "${APP_WORKERS:-2}" --threads "${APP_THREADS:-4}"
     ;;
   worker)

@@ -203,3 +203,47 @@ def test_a_restore_that_fails_leaves_the_database_as_it_was(drill_database, tmp_
     failed = manage(url, "restore", "--replace", str(broken))
     assert failed.returncode != 0
     assert json.loads(ok(manage(url, "shell", "--no-imports", "-c", SNAPSHOT))) == before
+
+
+def test_restore_forgets_only_this_sites_cache_keys_on_a_shared_redis(settings):
+    """Issue 34: `restore` emptied the whole Redis database (FLUSHDB); another site or program
+    sharing it keeps its keys now, and this site's go, whatever their version."""
+    import os
+    import uuid
+
+    import redis
+    from django.core.cache import caches
+
+    try:
+        redis.Redis(host="127.0.0.1", port=6379, socket_connect_timeout=2).ping()
+    except redis.RedisError as error:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs this against Redis, but it is not answering: {error}")
+        pytest.skip(
+            f"Redis is not answering on 127.0.0.1:6379 ({error}): `redis-server --daemonize yes`"
+        )
+    prefix = f"yaniv-test-{uuid.uuid4().hex[:12]}"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/15",
+            "KEY_PREFIX": prefix,
+        }
+    }
+    client = redis.Redis(host="127.0.0.1", port=6379, db=15)
+    neighbour, bare = f"{prefix}-neighbour:1:their-page", f"no-prefix-{prefix}"
+    try:
+        site = caches["default"]
+        for number in range(1200):  # more than one batch of the scan
+            site.set(f"fragment-{number}", b"x", 60)
+        site.set("standings", b"y", 60, version=7)
+        client.set(neighbour, b"theirs")
+        client.set(bare, b"theirs too")
+
+        backups.clear_site_cache()
+
+        assert list(client.scan_iter(match=f"{prefix}:*")) == []
+        assert client.get(neighbour) == b"theirs"
+        assert client.get(bare) == b"theirs too"
+    finally:
+        client.delete(neighbour, bare, *client.scan_iter(match=f"{prefix}:*"))
