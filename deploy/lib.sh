@@ -7,7 +7,9 @@ APP=${YANIV_APP:-$HOME_DIR/app}
 VENV=$HOME_DIR/venv
 CONF=${YANIV_CONF:-/etc/yaniv-club}
 ENV_FILE=$CONF/env
-BACKUPS=/var/backups/yaniv-club
+BACKUPS=${YANIV_BACKUPS:-/var/backups/yaniv-club}
+# manage.py as the site runs it (install.sh writes it).
+MANAGE=${YANIV_MANAGE:-/usr/local/bin/yaniv-manage}
 CADDY_DIR=${YANIV_CADDY_DIR:-/etc/caddy}
 # The operator's additions to Caddy's configuration: made once, never written again.
 CADDY_LOCAL=$CADDY_DIR/yaniv-club.local

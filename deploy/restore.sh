@@ -42,7 +42,7 @@ systemctl stop yaniv-club-backup.timer yaniv-club-backup.service "${SERVICES[@]}
 trap start_again EXIT
 
 say "A backup of the database as it is now"
-/usr/local/bin/yaniv-manage backup
+"$MANAGE" backup
 
 say "The backup $BACKUP in place of the database"
 # The site's user reads it: a copy of its own when the file is out of its reach (root's home).
@@ -51,15 +51,14 @@ if ! runuser -u yaniv -- test -r "$BACKUP"; then
   readable=$BACKUPS/.restoring-$(basename "$BACKUP")
   install -o yaniv -g yaniv -m 600 "$BACKUP" "$readable"
 fi
-/usr/local/bin/yaniv-manage restore --replace "$readable"
+"$MANAGE" restore --replace "$readable"
 [[ $readable == "$BACKUP" ]] || rm -f "$readable"
 
 say "The old server's settings"
 if [[ -f $SETTINGS ]]; then
   cp -p "$ENV_FILE" "$ENV_FILE.before-restore-$(date +%Y%m%d-%H%M%S)"
+  # Its owner (root:yaniv) and mode (640) stay.
   "$APP/deploy/merge-settings" "$SETTINGS" "$ENV_FILE"
-  chown root:yaniv "$ENV_FILE"
-  chmod 640 "$ENV_FILE"
   echo "$(grep -c '^[A-Z_]*=' "$SETTINGS") settings from $SETTINGS are this server's now"
 else
   warn "no $SETTINGS beside the backup: this server keeps its own secret key and web push" \
@@ -68,7 +67,7 @@ else
 fi
 
 say "Migrate (the backup may come from an older release)"
-/usr/local/bin/yaniv-manage migrate --noinput
+"$MANAGE" migrate --noinput
 
 trap - EXIT
 start_again

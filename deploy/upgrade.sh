@@ -46,7 +46,7 @@ replace_code() {
 }
 
 say "Backup"
-/usr/local/bin/yaniv-manage backup
+"$MANAGE" backup
 
 say "The code"
 if [[ -d $APP/.git ]]; then
@@ -75,7 +75,7 @@ say "The venv"
 say "Migrate, collectstatic"
 # The new migrations run while the old code still serves: a release's migrations only add
 # what the old code can ignore (CHANGELOG.md says when one does not).
-/usr/local/bin/yaniv-manage migrate --noinput
+"$MANAGE" migrate --noinput
 (set -a && . "$ENV_FILE" && cd "$APP" && "$VENV/bin/python" manage.py collectstatic --noinput -v 0)
 install_units
 systemctl daemon-reload

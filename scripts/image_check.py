@@ -4,6 +4,8 @@ Docker daemon (issue 35): buildah (vfs storage, chroot isolation) builds and run
 
     .venv/bin/python scripts/image_check.py [--postgres postgres://postgres@127.0.0.1:5432/postgres]
 
+0. buildah's storage: overlay in a root of its own (/var/lib/containers/yaniv-image-check,
+   kept between runs) where this machine mounts it, else vfs (every layer a whole copy).
 1. The base: a Debian bookworm root (debootstrap: python3, python3-venv, ca-certificates and
    this machine's CA files, for pip behind its intercepting proxy) imported as
    localhost/yaniv-club-base:bookworm-N once, then reused from buildah's storage. Only this
@@ -46,7 +48,11 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-BUILDAH = ["buildah", "--storage-driver", "vfs"]
+# overlay where the kernel lets this machine mount it (root, no copy of every layer), else vfs
+# (a whole copy of the image at every step: minutes more); IMAGE_CHECK_STORAGE chooses.
+STORAGE_ROOT = "/var/lib/containers/yaniv-image-check"
+OVERLAY = ["--root", STORAGE_ROOT, "--runroot", "/run/yaniv-image-check", "--storage-driver"]
+BUILDAH = ["buildah", *OVERLAY, "overlay"]
 # Bump the number when the recipe below changes: the old base is then made again.
 BASE = "localhost/yaniv-club-base:bookworm-1"
 BASE_PACKAGES = "python3,python3-venv,ca-certificates"
@@ -91,6 +97,32 @@ def missing_tool() -> str | None:
     return None
 
 
+def choose_storage() -> str:
+    """overlay when it mounts here (kept in STORAGE_ROOT between runs), else vfs."""
+    global BUILDAH
+    wanted = os.environ.get("IMAGE_CHECK_STORAGE", "")
+    if wanted != "vfs":
+        probe = subprocess.run(
+            [*BUILDAH, "from", "--name", "yaniv-image-check-probe", "scratch"],
+            capture_output=True,
+            check=False,
+        )
+        mounted = (
+            probe.returncode == 0
+            and subprocess.run(
+                [*BUILDAH, "mount", "yaniv-image-check-probe"], capture_output=True, check=False
+            ).returncode
+            == 0
+        )
+        subprocess.run(
+            [*BUILDAH, "rm", "yaniv-image-check-probe"], capture_output=True, check=False
+        )
+        if mounted or wanted == "overlay":
+            return "overlay"
+    BUILDAH = ["buildah", "--storage-driver", "vfs"]
+    return "vfs"
+
+
 def image_exists(name: str) -> bool:
     return (
         subprocess.run(
@@ -126,8 +158,7 @@ def make_base() -> None:
         run(
             [
                 "podman",
-                "--storage-driver",
-                "vfs",
+                *BUILDAH[1:],
                 "import",
                 "--change",
                 "ENV PIP_CERT=/etc/ssl/certs/ca-certificates.crt",
@@ -472,6 +503,9 @@ def main() -> int:
         help="a PostgreSQL server's maintenance database (15, as the image's pg_dump)",
     )
     parser.add_argument(
+        "--no-build", action="store_true", help=f"test {IMAGE} as it is (built before)"
+    )
+    parser.add_argument(
         "--keep", action="store_true", help=f"keep {CHECK} (logs, state) after a pass too"
     )
     options = parser.parse_args()
@@ -486,11 +520,13 @@ def main() -> int:
     signal.signal(signal.SIGTERM, stop_on_terminate)
     shutil.rmtree(CHECK, ignore_errors=True)
     CHECK.mkdir(parents=True)
+    say(f"buildah's storage: {choose_storage()} ({' '.join(BUILDAH[1:])})")
     try:
-        with step("base image"):
-            make_base()
-        with step("image build"):
-            build()
+        if not options.no_build:
+            with step("base image"):
+                make_base()
+            with step("image build"):
+                build()
         with step("compose.yaml validated"):
             validator = validate_compose()
         with servers(options.postgres) as (first, second):

@@ -245,3 +245,104 @@ def test_compose_yaml_is_valid_and_runs_one_image_for_every_part_of_the_site():
     # The database and the cache have no way in or out but the site's own containers.
     assert yaml.safe_load(done.stdout)["networks"]["back"]["internal"] is True
     assert set(services["db"]["networks"]) == set(services["redis"]["networks"]) == {"back"}
+
+
+# --- deploy/restore.sh: a new server from the backup alone ----------------------------------
+
+
+@pytest.fixture
+def restoring(server, tmp_path) -> dict[str, str]:
+    """restore.sh's world: systemctl, curl and runuser that log what they are asked, a
+    yaniv-manage that logs too (and fails a restore when told), the server's env file."""
+    if os.geteuid() != 0:
+        pytest.skip("restore.sh runs as root")
+    bin_folder = tmp_path / "bin"
+    log = tmp_path / "calls"
+    stubs = {
+        "systemctl": f'echo "systemctl $*" >>{log}; [ "$1" = is-enabled ] && echo enabled; exit 0',
+        "curl": f'echo "curl $*" >>{log}',
+        "runuser": 'shift 3; exec "$@"',
+        "manage": f'echo "manage $*" >>{log}; [ "$1 ${{FAIL_RESTORE:-}}" != "restore 1" ]',
+    }
+    for name, body in stubs.items():
+        (bin_folder / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_folder / name).chmod(0o755)
+    env_file = Path(server["YANIV_CONF"]) / "env"
+    env_file.write_text("DEBUG=0\nSECRET_KEY=the-new-servers\nALLOWED_HOSTS=yaniv.example.be\n")
+    env_file.chmod(0o640)
+    backups = tmp_path / "copy"
+    backups.mkdir()
+    (backups / "yaniv-20261128-170000-000000.dump").write_bytes(b"PGDMP...")
+    (backups / "yaniv-settings.env").write_text(
+        "# SECRET\nSECRET_KEY=the-old-servers\nVAPID_PUBLIC_KEY=old-public\n"
+    )
+    return {**server, "YANIV_MANAGE": str(bin_folder / "manage"), "CALLS": str(log)}
+
+
+def restore_sh(environment: dict[str, str], backup: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", str(DEPLOY / "restore.sh"), str(backup)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_restore_sh_puts_the_backup_and_its_settings_in_place_between_a_stop_and_a_start(
+    restoring, tmp_path
+):
+    backup = tmp_path / "copy" / "yaniv-20261128-170000-000000.dump"
+    done = restore_sh(restoring, backup)
+    assert done.returncode == 0, done.stdout + done.stderr
+    calls = Path(restoring["CALLS"]).read_text().splitlines()
+    steps = [line for line in calls if not line.startswith(("systemctl is-enabled", "curl"))]
+    assert steps == [
+        "systemctl stop yaniv-club-backup.timer yaniv-club-backup.service yaniv-club-tasks "
+        "yaniv-club@8001 yaniv-club@8002",
+        "manage backup",  # the database as it was: the restore can be undone
+        f"manage restore --replace {backup}",
+        "manage migrate --noinput",
+        "systemctl start yaniv-club-tasks",
+        "systemctl start yaniv-club@8001",
+        "systemctl start yaniv-club@8002",
+        "systemctl start yaniv-club-backup.timer",
+    ]
+    assert sum(line.startswith("curl") for line in calls) == 2  # each app server's /health/
+    env_file = Path(restoring["YANIV_CONF"]) / "env"
+    assert env_file.read_text().splitlines() == [
+        "DEBUG=0",
+        "SECRET_KEY=the-old-servers",
+        "ALLOWED_HOSTS=yaniv.example.be",
+        "VAPID_PUBLIC_KEY=old-public",
+    ]
+    assert env_file.stat().st_mode & 0o777 == 0o640
+    (before,) = env_file.parent.glob("env.before-restore-*")
+    assert "SECRET_KEY=the-new-servers" in before.read_text()
+
+
+def test_restore_sh_without_the_settings_file_says_what_ends_and_goes_on(restoring, tmp_path):
+    (tmp_path / "copy" / "yaniv-settings.env").unlink()
+    done = restore_sh(restoring, tmp_path / "copy" / "yaniv-20261128-170000-000000.dump")
+    assert done.returncode == 0
+    assert "every login, import token and phone subscription of the old server ends" in (
+        " ".join(done.stderr.split())
+    )
+    env_file = Path(restoring["YANIV_CONF"]) / "env"
+    assert "SECRET_KEY=the-new-servers" in env_file.read_text()
+
+
+def test_a_restore_that_fails_starts_the_site_again_on_its_own_database_and_settings(
+    restoring, tmp_path
+):
+    done = restore_sh(
+        {**restoring, "FAIL_RESTORE": "1"},
+        tmp_path / "copy" / "yaniv-20261128-170000-000000.dump",
+    )
+    assert done.returncode != 0
+    calls = Path(restoring["CALLS"]).read_text().splitlines()
+    assert "manage migrate --noinput" not in calls
+    assert calls[-1] == "systemctl start yaniv-club-backup.timer"
+    assert "systemctl start yaniv-club@8002" in calls
+    env_file = Path(restoring["YANIV_CONF"]) / "env"
+    assert "SECRET_KEY=the-new-servers" in env_file.read_text()

@@ -25,7 +25,10 @@ say() { printf '%s\n' "$*" >&2; }
 
 # Each KEY=VALUE line of the settings file, unless the environment sets KEY already.
 load_settings() {
-  [ -f "$SETTINGS" ] || return 0
+  if [ ! -f "$SETTINGS" ]; then
+    [ -n "${SECRET_KEY:-}" ] || say "no $SETTINGS and no SECRET_KEY: run 'setup' first"
+    return 0
+  fi
   while IFS= read -r line; do
     case $line in
       '#'* | '') continue ;;
