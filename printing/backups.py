@@ -171,7 +171,8 @@ def clear_site_cache() -> None:
     if not isinstance(site, RedisCache):
         site.clear()
         return
-    client = site._cache.get_client(write=True)
+    # Django's own client of the primary server (RedisCache keeps it in `_cache`).
+    client = site._cache.get_client(write=True)  # type: ignore[attr-defined]
     pattern = f"{site.key_prefix}:*" if site.key_prefix else site.make_key("*")
     batch: list[bytes] = []
     for key in client.scan_iter(match=pattern, count=1000):
