@@ -149,6 +149,16 @@ def test_without_web_push_keys_the_settings_file_carries_the_secret_key_alone(se
     assert [line.split("=")[0] for line in lines if not line.startswith("#")] == ["SECRET_KEY"]
 
 
+def demo_backed_up(url: str, folder: Path) -> tuple[dict, Path]:
+    """The demo on a migrated database, its snapshot, and its backup in `folder`."""
+    ok(manage(url, "migrate", "--noinput"))
+    ok(manage(url, "load_demo"))
+    snapshot = json.loads(ok(manage(url, "shell", "--no-imports", "-c", SNAPSHOT)))
+    ok(manage(url, "backup", "--directory", str(folder)))
+    (backup,) = backups.backups_in(folder)
+    return snapshot, backup
+
+
 @pytest.mark.slow  # manage.py processes
 @pytest.mark.database  # manage.py on a database of its own beside the configured one
 def test_restore_replaces_a_fresh_installs_database_even_its_newer_tables(
@@ -158,11 +168,7 @@ def test_restore_replaces_a_fresh_installs_database_even_its_newer_tables(
     `restore --replace` leaves the backup's database alone, the install's newer tables (which
     the backup's migration history does not know) gone, and migrate then works."""
     url, wipe = drill_database
-    ok(manage(url, "migrate", "--noinput"))
-    ok(manage(url, "load_demo"))
-    before = json.loads(ok(manage(url, "shell", "--no-imports", "-c", SNAPSHOT)))
-    ok(manage(url, "backup", "--directory", str(tmp_path / "backups")))
-    (backup,) = backups.backups_in(tmp_path / "backups")
+    before, backup = demo_backed_up(url, tmp_path / "backups")
 
     wipe()  # the new server: installed, migrated, its own first director and a newer table
     ok(manage(url, "migrate", "--noinput"))
@@ -192,11 +198,7 @@ def test_restore_replaces_a_fresh_installs_database_even_its_newer_tables(
 @pytest.mark.database
 def test_a_restore_that_fails_leaves_the_database_as_it_was(drill_database, tmp_path):
     url, _ = drill_database
-    ok(manage(url, "migrate", "--noinput"))
-    ok(manage(url, "load_demo"))
-    before = json.loads(ok(manage(url, "shell", "--no-imports", "-c", SNAPSHOT)))
-    ok(manage(url, "backup", "--directory", str(tmp_path / "backups")))
-    (backup,) = backups.backups_in(tmp_path / "backups")
+    before, backup = demo_backed_up(url, tmp_path / "backups")
     broken = tmp_path / f"yaniv-broken{backup.suffix}"
     broken.write_bytes(backup.read_bytes()[: backup.stat().st_size // 2])
 
