@@ -22,6 +22,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -277,9 +278,9 @@ END $$;
 
 
 def _pg_restore(source: Path, replace: bool) -> None:
-    """pg_restore's script of the backup run by psql in one transaction (all or nothing: a
-    failed restore leaves the database as it was), after the site's tables are dropped when
-    they are replaced."""
+    """pg_restore's script of the backup, whole, then run by psql in one transaction (all or
+    nothing: a failed restore leaves the database as it was), after the site's tables are
+    dropped when they are replaced."""
     major = _server_major()
     script = [
         pg_tool("pg_restore", major),
@@ -295,18 +296,16 @@ def _pg_restore(source: Path, replace: bool) -> None:
         psql += ["--command", DROP_SITE_TABLES]
     psql += ["--file=-"]
     environment = _pg_environment()
-    pipe = subprocess.PIPE
-    with subprocess.Popen(script, stdout=pipe, stderr=pipe, env=environment) as dump:
-        assert dump.stdout is not None and dump.stderr is not None
-        with subprocess.Popen(
-            psql, stdin=dump.stdout, stdout=pipe, stderr=pipe, env=environment
-        ) as load:
-            # psql holds the pipe now: if psql stops, pg_restore stops too (a broken pipe).
-            dump.stdout.close()
-            _, load_errors = load.communicate()
-        dump_errors = dump.stderr.read()
+    # The whole script first: pg_restore stopping half-way (a truncated file) must leave the
+    # database untouched, and psql would commit what it had been given up to there.
+    with tempfile.TemporaryFile() as sql:
+        dump = subprocess.run(script, stdout=sql, stderr=subprocess.PIPE, env=environment)
+        if dump.returncode != 0:
+            errors = dump.stderr.decode(errors="replace").strip()
+            raise BackupError(f"pg_restore failed, nothing was restored: {errors}")
+        sql.seek(0)
+        load = subprocess.run(psql, stdin=sql, capture_output=True, env=environment)
     if load.returncode != 0:
-        raise BackupError(f"psql failed: {load_errors.decode(errors='replace').strip()}")
-    if dump.returncode != 0:
-        raise BackupError(f"pg_restore failed: {dump_errors.decode(errors='replace').strip()}")
+        errors = load.stderr.decode(errors="replace").strip()
+        raise BackupError(f"psql failed, nothing was restored: {errors}")
     connection.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,8 +24,10 @@ from tests.snapshots import SNAPSHOT, manage, ok, own_database
 
 
 @pytest.fixture
-def drill_database(tmp_path: Path) -> Iterator[tuple[str, Callable[[], None]]]:
-    with own_database(tmp_path, "drill") as (url, wipe):
+def drill_database(tmp_path: Path, request) -> Iterator[tuple[str, Callable[[], None]]]:
+    # A name per test: on PostgreSQL, tests on two workers must not drop each other's.
+    name = f"drill_{zlib.crc32(request.node.name.encode()):08x}"
+    with own_database(tmp_path, name) as (url, wipe):
         yield url, wipe
 
 
