@@ -20,6 +20,8 @@ wsgi_app = "yaniv_club.wsgi:application"
 bind = ["127.0.0.1:8000"]
 workers = 4
 threads = 4
+# No control socket (gunicornc, since 25.1): unused here, refused by the units' ProtectSystem.
+control_socket_disable = True
 
 _default_headers = wsgi.Response.default_headers
 

@@ -32,7 +32,8 @@ Search = QueryEx[
 ]
 
 
-def _player(player: Player) -> dict[str, Any]:
+def player_ref(player: Player) -> dict[str, Any]:
+    """A player as the API names them: id, name, club."""
     return {
         "id": player.pk,
         "name": player.name,
@@ -68,7 +69,7 @@ def player_list(request: HttpRequest, paging: Query[Paging], q: Search = "") -> 
         paging,
         shown=shown,
         out=lambda rows: [
-            {**_player(player), "rating": rating_out(ratings.get(player.pk))} for player in rows
+            {**player_ref(player), "rating": rating_out(ratings.get(player.pk))} for player in rows
         ],
     )
 
@@ -132,7 +133,7 @@ def player_detail(request: HttpRequest, player_id: PlayerId) -> Tagged:
                 }
             )
         return {
-            **_player(player),
+            **player_ref(player),
             "rating": rating_out(rating),
             "tournaments": [
                 _tournament(tournament, games[tournament.pk]) for tournament in tournaments

@@ -380,3 +380,91 @@ class SeasonDetail(SeasonOut):
         description="The public tournaments it counts, in the order they were played."
     )
     standings: SeasonStandings
+
+
+# --- statistics (issue 38.5) -----------------------------------------------------------------
+
+
+class StatisticsOut(Schema):
+    """A player's Yaniv figures over some games, from the hands as recorded."""
+
+    games: int
+    rounds: int
+    calls: int = Field(description="Yaniv calls, false ones included.")
+    held: int = Field(description="Valid calls nobody caught: the caller scored nothing.")
+    caught: int = Field(description="Calls a player going along matched or beat.")
+    assafs: int = Field(description="Calls caught by an automatic Assaf (another hand as low).")
+    false_yanivs: int = Field(description="Calls above the Yaniv limit.")
+    call_hands: int = Field(description="The hands at the calls, added up.")
+    along: int = Field(description="Times the player went along with a valid call.")
+    along_won: int = Field(description="…with the same or fewer points: caught the caller.")
+    along_lost: int
+    empty_hands: int = Field(description="Rounds the player ended by emptying their hand.")
+    waiting_rounds: int = Field(description="Rounds another player ended.")
+    waiting_hands: int = Field(description="The player's hands in those rounds, added up.")
+    average_hand: float | None = Field(
+        description="The average hand when not calling (waiting_hands / waiting_rounds)."
+    )
+    average_call: float | None = Field(description="The average hand at a call.")
+    hand_bins: list[int] = Field(
+        description="The hands when not calling by fives: 0–4, 5–9, …, 40–44, 45 and above."
+    )
+    reductions: int = Field(description="Totals landing on 50, 100, 150 (the rules') and reduced.")
+    reduced: int = Field(description="The points the reductions took off.")
+    longest_run: int = Field(description="The most rounds in a row, in one game, without points.")
+
+
+class TournamentStatisticsOut(Schema):
+    slug: str
+    name: str
+    starts_on: datetime.date
+    statistics: StatisticsOut
+
+
+class SeasonStatisticsOut(Schema):
+    slug: str
+    name: str
+    tournaments: int = Field(description="The season's tournaments the player played.")
+    statistics: StatisticsOut
+
+
+class PlayerStatisticsOut(PlayerRef):
+    statistics: StatisticsOut = Field(description="Every public tournament's rounds together.")
+    seasons: list[SeasonStatisticsOut] = Field(description="The public seasons, by name.")
+    tournaments: list[TournamentStatisticsOut] = Field(description="The latest first.")
+
+
+class TournamentPlayerStatistics(Schema):
+    player: PlayerRef
+    statistics: StatisticsOut
+
+
+class FactPlayer(Schema):
+    id: int
+    name: str
+
+
+class FactOut(Schema):
+    code: Literal[
+        "most_yanivs",
+        "best_catcher",
+        "most_reductions",
+        "longest_run",
+        "best_comeback",
+        "lowest_hand",
+        "longest_game",
+    ]
+    value: float = Field(
+        description="Calls held, callers caught, reductions, rounds in a row, points behind "
+        "(the comeback), the average hand (lowest_hand) or rounds (longest_game)."
+    )
+    players: list[FactPlayer] = Field(description="Who, alphabetical (players level share it).")
+    session: int | None = Field(description="The game's session, for a fact of one game.")
+    table: int | None
+    round: int | None = Field(description="The comeback's deepest round.")
+
+
+class FactsOut(Schema):
+    tournament: str
+    page: str = Field(description="The tournament's page on this site, which tells them too.")
+    facts: list[FactOut]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ninja import NinjaAPI, Swagger
 from ninja.renderers import JSONRenderer
 
-from api import players, ratings, seasons, tournaments
+from api import players, ratings, seasons, statistics, tournaments
 from api.http import AddressThrottle, install_error_handlers
 
 
@@ -35,7 +35,9 @@ api = NinjaAPI(
         "credentials). Requests are limited per client address (`429` with `Retry-After`). "
         "Errors are JSON with a `code`, a `405` for any other method included. A "
         "tournament with a final: its `standings` are the official ones (the final's order "
-        "first, with its carry-over), a session's standings its games alone."
+        "first, with its carry-over), a session's standings its games alone. Yaniv statistics "
+        "(a player's, each player's in a tournament, a tournament's facts) are computed from "
+        "the recorded hands."
     ),
     urls_namespace="api-v1",
     throttle=[AddressThrottle()],
@@ -49,3 +51,4 @@ api.add_router("", tournaments.router)
 api.add_router("", players.router)
 api.add_router("", seasons.router)
 api.add_router("", ratings.router)
+api.add_router("", statistics.router)

@@ -1,4 +1,5 @@
-"""python -m bench {standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push,chaos}
+"""python -m bench
+{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos}
 [options]: one benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
@@ -20,6 +21,7 @@ BENCHMARKS = {
     "stack": "the deploy's Caddy, two app servers, own PostgreSQL and Redis, three faults",
     "ratings": "recompute the ratings of 10,000 games against the openskill calls alone",
     "seasons": "the season standings and page at 500 players against the raw SQL of their seats",
+    "statistics": "a player's Yaniv statistics over 10,000 games against their hands in raw SQL",
     "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
     "push": "a draw to 200 subscribed phones; a round's save with 200 subscribers against none",
     "chaos": "seeded games on the offline table page: drops, reloads, a second phone (Chromium)",
@@ -29,7 +31,8 @@ BENCHMARKS = {
 def usage() -> str:
     lines = [
         "usage: python -m bench "
-        "{standings,pdf,hotpath,load,stack,ratings,seasons,downloads,push,chaos} [options]",
+        "{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos} "
+        "[options]",
         "",
     ]
     lines += [f"  {name:10} {what}" for name, what in BENCHMARKS.items()]

@@ -110,9 +110,9 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
 
 @contextlib.contextmanager
-def database(in_place: bool) -> Iterator[str]:
-    """A throwaway database made and dropped around the run, or the configured one in a
-    transaction that is rolled back."""
+def database(in_place: bool, name: str = "yaniv_bench_ratings") -> Iterator[str]:
+    """A throwaway database made and dropped around the run (`name` on PostgreSQL), or the
+    configured one in a transaction that is rolled back."""
     if in_place:
         try:
             with transaction.atomic():
@@ -125,7 +125,7 @@ def database(in_place: bool) -> Iterator[str]:
     # Tables made from the models as they are (faster than replaying every migration).
     test["MIGRATE"] = False
     if settings["ENGINE"] != "django.db.backends.sqlite3":
-        test["NAME"] = "yaniv_bench_ratings"
+        test["NAME"] = name
     old_name = settings["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:

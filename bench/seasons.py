@@ -78,12 +78,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if options.players < TABLE_SIZE or options.tournaments < 1 or options.repeat < 1:
         raise BenchError(f"--players {TABLE_SIZE} or more, --tournaments and --repeat 1 or more")
     rng = random.Random(options.seed)
-    production = override_settings(
-        DEBUG=False,
-        ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"],
-        SECURE_SSL_REDIRECT=False,
-    )
-    with database(options.in_place) as where, production, quiet_logs():
+    with database(options.in_place) as where, production(), quiet_logs():
         started = time.perf_counter()
         season, seats = build_season(options.players, options.tournaments, rng)
         table = season.standings()
@@ -205,16 +200,30 @@ def count_queries(probes: Sequence[Probe]) -> None:
 
 def report_queries(probes: Sequence[Probe], players: int, tournaments: int) -> list[str]:
     """A line per figure with a bound on its queries; the figures beyond it."""
+    at = f"{players:,} players, {tournaments} tournaments"
+    return query_lines(probes, MAX_QUERIES, at, "whatever the size")
+
+
+def query_lines(
+    probes: Sequence[Probe], bounds: dict[str, int], at: str, whatever: str
+) -> list[str]:
+    """A line per figure of `bounds` with its queries against the bound; those beyond it."""
     by_name = {probe.name: probe for probe in probes}
     say("")
     missed = []
-    for name, most in MAX_QUERIES.items():
+    for name, most in bounds.items():
         queries = by_name[name].queries
         verdict = "ok" if queries <= most else "MISSED"
         if verdict == "MISSED":
             missed.append(f"{name} (queries)")
-        say(
-            f"{name}: {queries} queries at {players:,} players, {tournaments} tournaments "
-            f"(goal ≤{most}, whatever the size)  {verdict}"
-        )
+        say(f"{name}: {queries} queries at {at} (goal ≤{most}, {whatever})  {verdict}")
     return missed
+
+
+def production() -> override_settings:
+    """The settings a benchmark measures under: DEBUG off, the test client's host allowed."""
+    return override_settings(
+        DEBUG=False,
+        ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"],
+        SECURE_SSL_REDIRECT=False,
+    )

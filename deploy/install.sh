@@ -1,41 +1,40 @@
 #!/usr/bin/env bash
-# Install Yaniv Club on a fresh Debian 12 (bookworm) or Ubuntu server, as root:
+# Install Yaniv Club on a fresh Debian 12 (bookworm) or Ubuntu server, as root, from a git
+# clone or from a release's tarball unpacked anywhere (README, "A server in one command"):
 #
-#   git clone <the repository> /srv/yaniv-club/app
-#   /srv/yaniv-club/app/deploy/install.sh yaniv.example.be [director-username]
+#   apt-get update && apt-get install -y git && git clone <the repository> /srv/yaniv-club/app
+#   /srv/yaniv-club/app/deploy/install.sh yaniv.example.be [director-username] [acme-email]
 #
-# Debian's PostgreSQL, Redis and Caddy; a system user `yaniv`; the venv; the secret key
-# generated once into /etc/yaniv-club/env; migrate, collectstatic; the first director (their
-# password printed once, and kept in /etc/yaniv-club/first-director for root); two app servers
-# behind Caddy (automatic HTTPS for the domain) and the hourly backup. Run it again at any
-# time: every step checks what is there first, so a second run changes nothing (secrets,
-# database and director stay). DNS of the domain must point at the server for the certificate.
+# Debian's PostgreSQL, Redis and Caddy; a system user `yaniv`; the venv; the secret key and
+# the web push keys generated once into /etc/yaniv-club/env; migrate, collectstatic; the first
+# director while the site has no account (their password printed once, and kept in
+# /etc/yaniv-club/first-director for root); two app servers behind Caddy (automatic HTTPS for
+# the domain; the ACME email, if given, goes in /etc/caddy/yaniv-club.local, the operator's
+# own file), the task worker and the hourly backup. Run it again at any time: every step
+# checks what is there first, so a second run changes nothing (the secrets, the database, the
+# accounts and the operator's files stay). DNS of the domain must point at the server for the
+# certificate.
 set -euo pipefail
 
 DOMAIN=${1:-}
 DIRECTOR=${2:-director}
+ACME_EMAIL=${3:-}
 if [[ $EUID -ne 0 ]]; then
   echo "Run this as root." >&2
   exit 1
 fi
 if [[ ! $DOMAIN =~ ^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$ ]]; then
-  echo "Usage: $0 DOMAIN [director-username]   (e.g. $0 yaniv.example.be)" >&2
+  echo "Usage: $0 DOMAIN [director-username] [acme-email]   (e.g. $0 yaniv.example.be)" >&2
+  exit 2
+fi
+if [[ -n $ACME_EMAIL && ! $ACME_EMAIL =~ ^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+$ ]]; then
+  echo "Not an email address: $ACME_EMAIL" >&2
   exit 2
 fi
 
-HOME_DIR=/srv/yaniv-club
-APP=$HOME_DIR/app
-VENV=$HOME_DIR/venv
-CONF=/etc/yaniv-club
-ENV_FILE=$CONF/env
-BACKUPS=/var/backups/yaniv-club
-PORTS=(8001 8002)
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-
-say() { printf '\n== %s\n' "$*"; }
-# systemd runs (a real server), or not (a chroot, a container being built): then units are
-# enabled for the next boot and PostgreSQL is started by hand for the migrations.
-systemd_running() { [[ -d /run/systemd/system ]]; }
+# shellcheck source=deploy/lib.sh
+. "$SOURCE/deploy/lib.sh"
 
 say "Debian packages"
 export DEBIAN_FRONTEND=noninteractive
@@ -55,22 +54,34 @@ say "System user yaniv"
 if ! id yaniv >/dev/null 2>&1; then
   adduser --system --group --home "$HOME_DIR" --no-create-home --shell /usr/sbin/nologin yaniv
 fi
-install -d -o root -g root -m 755 "$HOME_DIR"
+install -d -o root -g root -m 755 "$HOME_DIR" /var/lib/yaniv-club
 install -d -o root -g yaniv -m 750 "$CONF"
 install -d -o yaniv -g yaniv -m 700 "$BACKUPS"
 
 say "The code in $APP"
-if [[ ! -d $APP/.git ]]; then
-  git clone --quiet "$SOURCE" "$APP"
-elif [[ $SOURCE != "$APP" ]]; then
+if [[ $SOURCE == "$APP" ]]; then
+  echo "in place"
+elif [[ -e $APP ]]; then
   echo "$APP exists: kept as it is (deploy/upgrade.sh brings a new release)"
+elif [[ -d $SOURCE/.git ]]; then
+  git clone --quiet "$SOURCE" "$APP"
+else
+  # A release's tarball unpacked elsewhere: its files, without git (upgrade.sh then takes the
+  # next release's tarball).
+  install -d -m 755 "$APP"
+  cp -a "$SOURCE/." "$APP/"
+  echo "copied from $SOURCE"
 fi
-git config --global --add safe.directory "$APP" 2>/dev/null || true
+if [[ -d $APP/.git ]]; then
+  git config --global --add safe.directory "$APP" 2>/dev/null || true
+fi
 
 say "The venv in $VENV"
 [[ -x $VENV/bin/python ]] || python3 -m venv "$VENV"
 "$VENV/bin/pip" install --quiet --upgrade pip
 "$VENV/bin/pip" install --quiet "$APP"
+# Compiled here, once: the services may not write under /srv (ProtectSystem=strict).
+"$VENV/bin/python" -m compileall -q "$APP" >/dev/null || true
 
 # What Caddy reads (deploy/yaniv.caddy): the domain, the static files, the app servers.
 cat >"$CONF/caddy.env" <<EOF
@@ -130,10 +141,12 @@ say "Migrate, collectstatic"
 /usr/local/bin/yaniv-manage check --deploy --fail-level ERROR
 
 say "The first director"
-exists=$(/usr/local/bin/yaniv-manage shell --no-imports -c \
-  "from django.contrib.auth.models import User; print(User.objects.filter(username='$DIRECTOR').exists())")
-if [[ $exists == True ]]; then
-  echo "$DIRECTOR exists: kept"
+# Only while the site has no account: after a restore the backup's accounts are the site's,
+# and a second run of this script adds nobody.
+accounts=$(/usr/local/bin/yaniv-manage shell --no-imports -c \
+  "from django.contrib.auth.models import User; print(User.objects.exists())")
+if [[ $accounts == True ]]; then
+  echo "the site has accounts: none added"
 else
   password=$("$VENV/bin/python" -c "import secrets; print(secrets.token_urlsafe(15))")
   (umask 077 && printf '%s\n%s\n' "$DIRECTOR" "$password" >"$CONF/first-director")
@@ -142,35 +155,37 @@ else
 fi
 
 say "systemd units and Caddy"
-install -m 644 "$APP"/deploy/systemd/yaniv-club@.service "$APP"/deploy/systemd/yaniv-club-backup.service \
-  "$APP"/deploy/systemd/yaniv-club-backup.timer "$APP"/deploy/systemd/yaniv-club-tasks.service \
-  /etc/systemd/system/
+install_units
 install -d /etc/systemd/system/caddy.service.d
-cat >/etc/systemd/system/caddy.service.d/yaniv-club.conf <<EOF
-[Service]
-EnvironmentFile=$CONF/caddy.env
-EOF
+printf '[Service]\nEnvironmentFile=%s\n' "$CONF/caddy.env" >/etc/systemd/system/caddy.service.d/yaniv-club.conf
 install -d -o caddy -g caddy /var/log/caddy
-if ! cmp -s "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile; then
-  [[ -f /etc/caddy/Caddyfile && ! -f /etc/caddy/Caddyfile.debian ]] && cp /etc/caddy/Caddyfile /etc/caddy/Caddyfile.debian
-  install -m 644 "$APP/deploy/Caddyfile" /etc/caddy/Caddyfile
-fi
-(set -a && . "$CONF/caddy.env" && caddy validate --config /etc/caddy/Caddyfile --adapter caddyfile >/dev/null 2>&1) \
-  || { echo "Caddy refuses /etc/caddy/Caddyfile" >&2; exit 1; }
+install_caddy_config
 UNITS=(postgresql redis-server caddy yaniv-club-backup.timer yaniv-club-tasks)
-for port in "${PORTS[@]}"; do UNITS+=("yaniv-club@$port"); done
+mapfile -t -O "${#UNITS[@]}" UNITS < <(app_servers)
+ENABLE=()
+for unit in "${UNITS[@]}"; do
+  if masked "$unit"; then
+    echo "$unit is masked on this host: left alone"
+  else
+    ENABLE+=("$unit")
+  fi
+done
 if systemd_running; then
   systemctl daemon-reload
-  systemctl enable --now "${UNITS[@]}"
-  # A second run: the app servers and Caddy take the code and configuration as they are now.
-  for port in "${PORTS[@]}"; do systemctl restart "yaniv-club@$port"; done
-  systemctl restart yaniv-club-tasks
+  systemctl enable --now "${ENABLE[@]}"
+  # A second run: the app servers, the worker and Caddy take the code and configuration as
+  # they are now.
+  for unit in "${ENABLE[@]}"; do
+    case $unit in yaniv-club@* | yaniv-club-tasks) systemctl restart "$unit" ;; esac
+  done
   systemctl reload-or-restart caddy
 else
-  systemctl enable "${UNITS[@]}"
+  systemctl enable "${ENABLE[@]}"
   echo "systemd is not running here: the services are enabled and start at the next boot"
 fi
 
 say "Done"
-echo "https://$DOMAIN/ (the certificate comes once DNS points here). Backups: $BACKUPS, hourly."
-echo "manage.py as the site runs it: yaniv-manage <command>. Upgrades: $APP/deploy/upgrade.sh"
+echo "https://$DOMAIN/ (the certificate comes once DNS points here). Backups: $BACKUPS, hourly,"
+echo "with yaniv-settings.env beside them (the secret key): copy both off the server (README)."
+echo "manage.py as the site runs it: yaniv-manage <command>. Upgrades: $APP/deploy/upgrade.sh."
+echo "A new server from a backup: $APP/deploy/restore.sh FILE. Your Caddy additions: $CADDY_LOCAL"

@@ -2,8 +2,9 @@
 
 The views, in the order a screen cycles through them: the director's message, the seating of
 the next session (every player → table and seat, alphabetical, the moved ones marked), the
-tables of the sessions being played (rounds, leader, finished, signed off) and the standings.
-A view with nothing to show is left out of the cycle.
+tables of the sessions being played (rounds, leader, finished, signed off), the standings and,
+between sessions, the facts of the finished games (`tournaments.statistics`). A view with
+nothing to show is left out of the cycle.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db.models import Count
 from hall.models import HallScreen
 from tournaments.models import Door, Seat, Session, Table, Tournament
 from tournaments.notes import Note, standings_notes
+from tournaments.statistics import ShownFact, tournament_facts
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class Board:
     # (penalty and bonus points, substitutes: tournaments.notes).
     door: Door | None = None
     notes: dict[int, list[Note]] = field(default_factory=dict)
+    # Between sessions (none running): the facts of the finished games.
+    facts: tuple[ShownFact, ...] = ()
 
     @property
     def final_tables_shown(self) -> bool:
@@ -83,6 +87,7 @@ class Board:
             HallScreen.View.SEATING: bool(self.seating),
             HallScreen.View.TABLES: bool(self.tables),
             HallScreen.View.STANDINGS: bool(self.standings or self.final),
+            HallScreen.View.FACTS: bool(self.facts),
         }
         return tuple(view.value for view in HallScreen.View if shown[view])
 
@@ -131,6 +136,7 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
             if clock_session is not None
             else ()
         ),
+        facts=() if running else tournament_facts(tournament),
     )
 
 

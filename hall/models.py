@@ -33,6 +33,8 @@ class HallScreen(models.Model):
         SEATING = "seating", pgettext_lazy("hall view", "Seating")
         TABLES = "tables", pgettext_lazy("hall view", "Tables")
         STANDINGS = "standings", pgettext_lazy("hall view", "Standings")
+        # Between sessions: the facts of the finished games (issue 38.5).
+        FACTS = "facts", pgettext_lazy("hall view", "Facts")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="screens", verbose_name=_("tournament")

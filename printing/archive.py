@@ -11,7 +11,9 @@ docs/standings.md) is the tournament's "final_players" (0: none), "final_tables"
 "final_carry_over", and each session's "stage" ("qualifying" or "final"); files written before
 the final have none of them and import as a tournament without a final. Users are named
 by username; players by an id local to the file. Scores are not in the file: they are the
-engine's, from the rounds.
+engine's, from the rounds. "statistics" (issue 38.5) holds each player's Yaniv figures and the
+tournament's facts as the site computes them from the rounds, for the club's archive to read:
+an import ignores it (the rounds give them again).
 
 Import (`import_tournament`), in one transaction: anything wrong or inconsistent refuses the
 whole file, naming where ("session 2, table 3: round 4: hand of Bart must be an integer
@@ -45,10 +47,11 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 
+from scoring import statistics
 from scoring.records import game_to_record
 from tournaments.models import (
     Adjustment,
@@ -56,12 +59,14 @@ from tournaments.models import (
     Door,
     Game,
     GameChange,
+    Hand,
     Player,
     SessionClockEvent,
     Substitution,
     Tournament,
 )
 from tournaments.sheets import GameSheet
+from tournaments.statistics import figures_data, hand_lines
 
 # --- JSON export ----------------------------------------------------------------
 
@@ -155,7 +160,7 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             ],
         }
 
-    return {
+    data = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
@@ -256,6 +261,8 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
         "adjustments": beside.adjustments,
         "door": beside.door,
     }
+    data["statistics"] = _statistics(tournament, games, players)
+    return data
 
 
 class _Beside:
@@ -356,6 +363,39 @@ def _door_data(door: Door) -> dict[str, Any]:
                 "player": request.registration.player_id if request.registration else None,
             }
             for request in door.requests.select_related("registration", "answered_by")
+        ],
+    }
+
+
+def _statistics(
+    tournament: Tournament, games: list[Game], players: dict[int, Any]
+) -> dict[str, Any]:
+    """Each player's Yaniv figures (every round) and the facts of the finished games, from
+    one read of the hands; players by their id in the file, games by session and table."""
+    lines = hand_lines(Hand.objects.filter(seat__table__session__tournament=tournament))
+    finished = {game.pk for game in games if game.finished}
+    where = {game.pk: (game.table.session.number, game.table.number) for game in games}
+
+    def by_name(player: Any) -> tuple[str, int]:
+        return (players[player].name.casefold(), player) if player in players else ("", player)
+
+    figures = statistics.gather(lines, by=statistics.PLAYER)
+    facts = statistics.facts([line for line in lines if line[1] in finished])
+    return {
+        "players": [
+            {"player": player, **figures_data(figures[player])}
+            for player in sorted(figures, key=by_name)
+        ],
+        "facts": [
+            {
+                "code": fact.code,
+                "value": float(fact.value),
+                "players": sorted(fact.players, key=by_name),
+                "session": where.get(cast(int, fact.game), (None, None))[0],
+                "table": where.get(cast(int, fact.game), (None, None))[1],
+                "round": fact.round,
+            }
+            for fact in facts
         ],
     }
 

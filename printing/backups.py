@@ -6,7 +6,14 @@ looked for under /usr/lib/postgresql/<major>/bin first, where Debian keeps each 
 SQLite: its online backup API, a consistent copy while the site keeps writing.
 
 A backup is written under a temporary name and renamed when complete: rotation, and a copy
-taken off the server meanwhile, never see half a file.
+taken off the server meanwhile, never see half a file. Beside the backups, every backup
+writes `yaniv-settings.env`: the settings a new server needs to take this one's place (the
+secret key, the web push keys), which the database does not hold (README, "Recovery").
+
+Putting one back replaces the whole database: on PostgreSQL, every table the site's user owns
+is dropped and the backup's are made, in one transaction (a fresh install's newer tables
+included, which the backup's older migration history would otherwise trip over); then only
+this site's keys leave the cache, never a Redis database's others.
 """
 
 from __future__ import annotations
@@ -15,17 +22,32 @@ import os
 import shutil
 import sqlite3
 import subprocess
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.db import connection
 
 PREFIX = "yaniv-"
 SUFFIXES = {"postgresql": ".dump", "sqlite": ".sqlite3"}
 # What each kind of backup file starts with: a restore refuses the other kind by name.
 MAGIC = {"postgresql": b"PGDMP", "sqlite": b"SQLite format 3\x00"}
+# The settings a new server cannot make again without ending what the old one signed: every
+# login, import token and password-reset link (SECRET_KEY), every phone's push subscription
+# (the VAPID key pair, and the subject the push services know the site by).
+SETTINGS_FILE = "yaniv-settings.env"
+RECOVERY_SETTINGS = ("SECRET_KEY", "VAPID_PRIVATE_KEY", "VAPID_PUBLIC_KEY", "VAPID_SUBJECT")
+SETTINGS_WARNING = """\
+# Yaniv Club: the settings a new server needs to take this site's place (README, "Recovery"):
+# `deploy/restore.sh` (or the image's `restore`) puts them in place with the backup.
+# SECRET: whoever reads this file can sign in as anyone on the site. Keep it as safe as the
+# backups themselves (they hold every account): copy it off the server with them, to a place
+# only the site's operators can read; never into a repository or a shared folder.
+"""
 
 
 class BackupError(Exception):
@@ -55,7 +77,36 @@ def backup(directory: Path, keep: int) -> tuple[Path, list[Path]]:
         partial.rename(target)
     finally:
         partial.unlink(missing_ok=True)
+    write_settings(directory)
     return target, rotate(directory, keep)
+
+
+def recovery_settings() -> str:
+    """The settings file's text: the warning, then a KEY=VALUE line for each setting set."""
+    lines = [
+        f"{name}={value}"
+        for name in RECOVERY_SETTINGS
+        if (value := str(getattr(settings, name, "") or ""))
+    ]
+    return SETTINGS_WARNING + "".join(f"{line}\n" for line in lines)
+
+
+def write_settings(directory: Path) -> Path:
+    """`yaniv-settings.env` in `directory`, readable by the site's user alone; rewritten only
+    when it changed, so that a copy taken off the server sees it unchanged."""
+    target = directory / SETTINGS_FILE
+    text = recovery_settings()
+    if target.is_file() and target.read_text() == text:
+        return target
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        partial.unlink(missing_ok=True)
+        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(text)
+        partial.rename(target)
+    finally:
+        partial.unlink(missing_ok=True)
+    return target
 
 
 def backups_in(directory: Path) -> list[Path]:
@@ -110,7 +161,28 @@ def restore(source: Path, replace: bool = False) -> None:
     else:
         _sqlite_restore(source)
     # Cached pages and totals describe the database before; the backup's are read anew.
-    cache.clear()
+    clear_site_cache()
+
+
+def clear_site_cache() -> None:
+    """Forget what the cache keeps of this site. On Redis only the keys under this site's
+    prefix (KEY_PREFIX), whatever their version: another site or program may share the
+    database, and FLUSHDB would empty theirs too. Other backends are the site's alone."""
+    site = caches["default"]
+    if not isinstance(site, RedisCache):
+        site.clear()
+        return
+    # Django's own client of the primary server (RedisCache keeps it in `_cache`).
+    client = site._cache.get_client(write=True)  # type: ignore[attr-defined]
+    pattern = f"{site.key_prefix}:*" if site.key_prefix else site.make_key("*")
+    batch: list[bytes] = []
+    for key in client.scan_iter(match=pattern, count=1000):
+        batch.append(key)
+        if len(batch) == 500:
+            client.unlink(*batch)
+            batch = []
+    if batch:
+        client.unlink(*batch)
 
 
 # --- SQLite ----------------------------------------------------------------------------
@@ -184,19 +256,56 @@ def _pg_dump(target: Path) -> None:
     _run([pg_tool("pg_dump", _server_major()), "--format=custom", f"--file={target}"])
 
 
+# Every table, view and sequence of the public schema that the site's user owns: what a restore
+# replaces. Sequences last: a table takes its own (an identity column's cannot go before it).
+DROP_SITE_TABLES = """
+DO $$
+DECLARE relation record;
+BEGIN
+    FOR relation IN
+        SELECT c.relname AS name,
+               CASE c.relkind WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'
+                              WHEN 'S' THEN 'SEQUENCE' ELSE 'TABLE' END AS kind
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+          AND pg_get_userbyid(c.relowner) = current_user
+        ORDER BY c.relkind = 'S'
+    LOOP
+        EXECUTE format('DROP %s IF EXISTS public.%I CASCADE', relation.kind, relation.name);
+    END LOOP;
+END $$;
+"""
+
+
 def _pg_restore(source: Path, replace: bool) -> None:
-    command = [
-        pg_tool("pg_restore", _server_major()),
-        "--dbname",
-        connection.settings_dict["NAME"],
+    """pg_restore's script of the backup, whole, then run by psql in one transaction (all or
+    nothing: a failed restore leaves the database as it was), after the site's tables are
+    dropped when they are replaced."""
+    major = _server_major()
+    script = [
+        pg_tool("pg_restore", major),
         # The site's database user owns what it restores, whoever owned the dump's.
         "--no-owner",
         "--no-privileges",
-        # All or nothing: a failed restore leaves the database as it was.
-        "--single-transaction",
-        "--exit-on-error",
+        "--file=-",
+        str(source),
     ]
+    psql = [pg_tool("psql", major), "--no-psqlrc", "--quiet", "--single-transaction"]
+    psql += ["--set=ON_ERROR_STOP=1", "--dbname", connection.settings_dict["NAME"]]
     if replace:
-        command += ["--clean", "--if-exists"]
-    _run([*command, str(source)])
+        psql += ["--command", DROP_SITE_TABLES]
+    psql += ["--file=-"]
+    environment = _pg_environment()
+    # The whole script first: pg_restore stopping half-way (a truncated file) must leave the
+    # database untouched, and psql would commit what it had been given up to there.
+    with tempfile.TemporaryFile() as sql:
+        dump = subprocess.run(script, stdout=sql, stderr=subprocess.PIPE, env=environment)
+        if dump.returncode != 0:
+            errors = dump.stderr.decode(errors="replace").strip()
+            raise BackupError(f"pg_restore failed, nothing was restored: {errors}")
+        sql.seek(0)
+        load = subprocess.run(psql, stdin=sql, capture_output=True, env=environment)
+    if load.returncode != 0:
+        errors = load.stderr.decode(errors="replace").strip()
+        raise BackupError(f"psql failed, nothing was restored: {errors}")
     connection.close()

@@ -14,17 +14,27 @@ A "repeat meeting" is a pair of players at the same table who already sat togeth
 session. It counts once per pair and session, however often the pair met before. The random draw
 minimises it, but weighs a pair by how often it met (squared), so that when repeats cannot be
 avoided they are spread over many pairs rather than seating one pair together again and again.
+
+"Clubmates" are two players of one club at the same table. The club-aware draw
+(`draw_random(..., clubs=…)`) weighs them one of two ways (`ClubWeight`): as a pair who met once
+before (they meet at their club every week), so that repeats and clubmates are traded one for
+one; or below every repeat meeting, by a second search that starts from the plain draw of the
+same seed, so that the plain draw's repeats are kept (never more, by the draw's own measure) and
+only then are clubmates parted.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.errors import SeatingError
+from scoring.search import cut, search
 
 # What any table can seat: the game needs 2 players and one deck pair serves 8.
 MIN_TABLE = 2
@@ -38,8 +48,6 @@ LARGEST_AT_LEAST = 5
 # Each attempt tries the best swap for one player with a repeat; the search stops earlier once
 # no pair repeats. 2,000 keeps a draw of 130 players well under a tenth of a second.
 DEFAULT_ATTEMPTS = 2_000
-# A run that found nothing better for this many attempts (or twice the player count) restarts.
-_MIN_STALL = 100
 
 
 class _Sortable(Protocol):
@@ -53,6 +61,20 @@ PlayerId = TypeVar("PlayerId", bound=_Sortable)
 Meetings = Mapping[frozenset[PlayerId], int]
 """How many times each pair of players sat at the same table before (see `meetings`)."""
 
+Clubs = Mapping[PlayerId, Hashable]
+"""Each player's club (any value that tells clubs apart); a player not in it, or whose club is
+None, has no clubmates."""
+
+
+class ClubWeight(enum.StrEnum):
+    """What two clubmates at a table weigh in the club-aware draw."""
+
+    # As a pair who met once before: a repeat meeting and a clubmate weigh alike, and two
+    # clubmates who met before weigh as a third meeting (squared, as repeats are).
+    AS_MEETING = "as_meeting"
+    # Less than any repeat meeting: the plain draw's repeats first, then clubmates apart.
+    BELOW_REPEATS = "below_repeats"
+
 
 @dataclass(frozen=True)
 class Draw(Generic[PlayerId]):
@@ -61,6 +83,8 @@ class Draw(Generic[PlayerId]):
     tables: tuple[tuple[PlayerId, ...], ...]
     seed: int
     repeat_meetings: int
+    # Pairs of one club at the same table, when the draw was given the clubs.
+    clubmates: int = 0
 
     def table_index(self, player: PlayerId) -> int:
         for index, table in enumerate(self.tables):
@@ -153,6 +177,28 @@ def count_repeat_meetings(
     )
 
 
+def count_clubmates(tables: Iterable[Sequence[PlayerId]], clubs: Clubs[PlayerId] | None) -> int:
+    """Pairs of players of one club at the same table."""
+    if not clubs:
+        return 0
+    return sum(
+        1
+        for table in tables
+        for a, b in combinations(table, 2)
+        if clubs.get(a) is not None and clubs.get(a) == clubs.get(b)
+    )
+
+
+def clubmates_at(table: Sequence[PlayerId], clubs: Clubs[PlayerId]) -> dict[Hashable, int]:
+    """The clubs with more than one player at the table, and how many players each has."""
+    counted: dict[Hashable, int] = {}
+    for player in table:
+        club = clubs.get(player)
+        if club is not None:
+            counted[club] = counted.get(club, 0) + 1
+    return {club: count for club, count in counted.items() if count > 1}
+
+
 def draw_random(
     players: Sequence[PlayerId],
     met: Meetings[PlayerId] | None,
@@ -162,19 +208,40 @@ def draw_random(
     *,
     smallest: int | None = None,
     largest: int | None = None,
+    clubs: Clubs[PlayerId] | None = None,
+    club_weight: ClubWeight = ClubWeight.AS_MEETING,
 ) -> Draw[PlayerId]:
     """A random draw with as few repeat meetings as a bounded local search finds.
 
     It shuffles and cuts the players into `table_sizes`, then swaps players between tables
     (hill climbing that also takes level moves, to wander off plateaus), keeping the best
     seating seen; seat order at each table is shuffled last.
+
+    With `clubs`, clubmates weigh as `club_weight` says. `AS_MEETING`: the search counts each
+    pair of clubmates as having met once more. `BELOW_REPEATS`: a second search starts from
+    the plain draw's seating and weighs clubmates below every repeat meeting (`_club_matrix`);
+    the best seating it sees is never worse than its start, so the repeats stay the plain
+    draw's or fewer, and at equal repeats so do the clubmates. Without clubmates among the
+    players either way gives the plain draw.
     """
     ordered = sorted(players)
     _check_distinct(ordered)
     sizes = table_sizes(len(ordered), target, smallest=smallest, largest=largest)
     rng = random.Random(seed)
-    tables = _search(sizes, _penalty_matrix(ordered, met), rng, attempts)
-    return _draw(ordered, tables, rng, seed, met)
+    if clubs and club_weight is ClubWeight.AS_MEETING:
+        tables = search(
+            sizes, _penalty_matrix(ordered, _met_at_club(ordered, met, clubs)), rng, attempts
+        )
+    else:
+        penalties = _penalty_matrix(ordered, met)
+        tables = search(sizes, penalties, rng, attempts)
+        if clubs and count_clubmates([ordered], clubs):
+            weights = _club_matrix(ordered, penalties, clubs)
+            tables = search(sizes, weights, rng, attempts, tables)
+    drawn = _draw(ordered, tables, rng, seed, met)
+    if clubs:
+        return dataclasses.replace(drawn, clubmates=count_clubmates(drawn.tables, clubs))
+    return drawn
 
 
 def draw_by_standings(
@@ -195,7 +262,7 @@ def draw_by_standings(
     ranked = list(players_in_rank_order)
     _check_distinct(ranked)
     sizes = table_sizes(len(ranked), target, smallest=smallest, largest=largest)
-    tables = _cut(list(range(len(ranked))), sizes)
+    tables = cut(list(range(len(ranked))), sizes)
     if met:
         tables = _swap_adjacent_repeats(tables, _repeat_matrix(ranked, met))
     return _draw(ranked, tables, random.Random(seed), seed, met)
@@ -557,15 +624,6 @@ def _check_distinct(players: Sequence[PlayerId]) -> None:
         seen.add(player)
 
 
-def _cut(order: list[int], sizes: tuple[int, ...]) -> list[list[int]]:
-    tables = []
-    start = 0
-    for size in sizes:
-        tables.append(order[start : start + size])
-        start += size
-    return tables
-
-
 def _draw(
     players: Sequence[PlayerId],
     tables: list[list[int]],
@@ -618,87 +676,38 @@ def _penalty_matrix(
     ]
 
 
-def _search(
-    sizes: tuple[int, ...], weights: list[list[int]], rng: random.Random, attempts: int
+def _met_at_club(
+    players: Sequence[PlayerId], met: Meetings[PlayerId] | None, clubs: Clubs[PlayerId]
+) -> dict[frozenset[PlayerId], int]:
+    """`met` with one meeting more for every pair of clubmates among `players`."""
+    combined = dict(met or {})
+    members: dict[Hashable, list[PlayerId]] = {}
+    for player in players:
+        club = clubs.get(player)
+        if club is not None:
+            members.setdefault(club, []).append(player)
+    for group in members.values():
+        for a, b in combinations(group, 2):
+            pair = frozenset((a, b))
+            combined[pair] = combined.get(pair, 0) + 1
+    return combined
+
+
+def _club_matrix(
+    players: Sequence[PlayerId], penalties: list[list[int]], clubs: Clubs[PlayerId]
 ) -> list[list[int]]:
-    """Local search from random cuts, restarting when one stalls; the best seating found.
-
-    Restarts beat longer runs: a run settles in its local optimum within a few hundred
-    attempts, and a fresh shuffle often settles lower.
-    """
-    stall = max(_MIN_STALL, 2 * len(weights))
-    best: tuple[int, list[list[int]]] | None = None
-    remaining = attempts
-    while best is None or (best[0] and remaining > 0):
-        order = list(range(len(weights)))
-        rng.shuffle(order)
-        cost, tables, used = _improve_by_swaps(_cut(order, sizes), weights, rng, remaining, stall)
-        remaining -= used
-        if best is None or cost < best[0]:
-            best = (cost, tables)
-    return best[1]
-
-
-def _improve_by_swaps(
-    tables: list[list[int]],
-    weights: list[list[int]],
-    rng: random.Random,
-    attempts: int,
-    stall: int,
-) -> tuple[int, list[list[int]], int]:
-    """Hill climbing: repeatedly give one player with a repeat their best swap to another table.
-
-    `load[p][t]` is what player p would cost at table t, so a swap is valued in constant time
-    and applied in linear time. Level moves are taken too (a random one of the best), which
-    lets the search cross plateaus. It stops at cost 0, after `attempts`, or after `stall`
-    attempts without a new best; it returns the best cost, its tables and the attempts used.
-    """
-    count = len(weights)
-    table_of = [0] * count
-    for index, table in enumerate(tables):
-        for player in table:
-            table_of[player] = index
-    load = [[sum(row[other] for other in table) for table in tables] for row in weights]
-    cost = sum(load[player][table_of[player]] for player in range(count)) // 2
-    best_cost, best_table_of, best_at = cost, table_of[:], 0
-    used = 0
-    while best_cost and used < attempts and used - best_at < stall:
-        used += 1
-        unhappy = [player for player in range(count) if load[player][table_of[player]]]
-        a = rng.choice(unhappy)
-        here = table_of[a]
-        best_delta, candidates = None, []
-        for b in range(count):
-            there = table_of[b]
-            if there == here:
-                continue
-            delta = (
-                load[a][there] + load[b][here] - 2 * weights[a][b] - load[a][here] - load[b][there]
-            )
-            if best_delta is None or delta < best_delta:
-                best_delta, candidates = delta, [b]
-            elif delta == best_delta:
-                candidates.append(b)
-        if best_delta is None or best_delta > 0:
-            continue
-        b = rng.choice(candidates)
-        there = table_of[b]
-        for row, player_load in zip(weights, load, strict=True):
-            change = row[a] - row[b]
-            player_load[here] -= change
-            player_load[there] += change
-        table_of[a], table_of[b] = there, here
-        cost += best_delta
-        if cost < best_cost:
-            best_cost, best_table_of, best_at = cost, table_of[:], used
-    return best_cost, _tables_from(best_table_of, tables), used
-
-
-def _tables_from(table_of: list[int], tables: list[list[int]]) -> list[list[int]]:
-    regrouped: list[list[int]] = [[] for _ in tables]
-    for player, index in enumerate(table_of):
-        regrouped[index].append(player)
-    return regrouped
+    """The penalties with clubmates added below them: a pair's penalty × scale, + 1 for two
+    players of one club. The scale exceeds the clubmate pairs a draw can hold, so any repeat
+    weighs more than every clubmate together: the search lowers the repeats first."""
+    scale = 1 + len(players) * (MAX_TABLE - 1) // 2
+    club = [clubs.get(player) for player in players]
+    return [
+        [
+            penalty * scale + (1 if a != b and club[a] is not None and club[a] == club[b] else 0)
+            for b, penalty in enumerate(row)
+        ]
+        for a, row in enumerate(penalties)
+    ]
 
 
 def _swap_adjacent_repeats(tables: list[list[int]], repeats: list[list[int]]) -> list[list[int]]:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 
 from seasons.models import Season
 from tournaments.access import can_create_tournament, can_direct
-from tournaments.models import Tournament
+from tournaments.models import Player, PlayerMerge, Tournament
 
 
 def can_view_season(user: Any, season: Season) -> bool:
@@ -53,3 +53,20 @@ def get_season_for_director(request: HttpRequest, slug: str) -> Season:
     if not can_view_season(request.user, season):
         raise Http404("No such season.")
     raise PermissionDenied(gettext("Only an organiser of the season can do this."))
+
+
+def get_listed_player(player_id: int) -> Player | None:
+    """A player of a listed tournament (their pages across tournaments are anyone's), with
+    their club; None for anyone else: a player known only from private tournaments or drafts
+    stays unseen (`moved_to` says whether the id was merged into another player)."""
+    return Player.objects.listed().select_related("club").filter(pk=player_id).first()
+
+
+def moved_to(player_id: int) -> int | None:
+    """The player a merged player's id now leads to (their pages answer 301 there), if any."""
+    return (
+        PlayerMerge.objects.filter(merged_id=player_id, into__isnull=False)
+        .order_by("-at", "-pk")
+        .values_list("into_id", flat=True)
+        .first()
+    )

@@ -303,7 +303,9 @@ def test_email_url_turns_the_password_reset_on_in_production():
 
 
 @pytest.mark.slow
-def test_gunicorn_with_the_repositorys_config_sends_no_server_header(tmp_path):
+def test_gunicorn_with_the_repositorys_config_sends_no_server_header_and_opens_no_control_socket(
+    tmp_path,
+):
     import socket
     import time
 
@@ -327,7 +329,15 @@ def test_gunicorn_with_the_repositorys_config_sends_no_server_header(tmp_path):
             "--threads=1",
         ],
         cwd=ROOT,
-        env={**environment, **PRODUCTION, "SECURE_SSL_REDIRECT": "0", "SECURE_COOKIES": "0"},
+        env={
+            **{key: value for key, value in environment.items() if key != "XDG_RUNTIME_DIR"},
+            **PRODUCTION,
+            "SECURE_SSL_REDIRECT": "0",
+            "SECURE_COOKIES": "0",
+            # gunicorn 25.1+ would put its control socket here (issue 35: refused under the
+            # units' ProtectSystem=strict, an ERROR at every start).
+            "HOME": str(tmp_path),
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -347,6 +357,7 @@ def test_gunicorn_with_the_repositorys_config_sends_no_server_header(tmp_path):
         assert "server" not in response.headers
         assert response.headers["content-security-policy"].startswith("default-src 'self'")
         assert response.headers["x-frame-options"] == "DENY"
+        assert not (tmp_path / ".gunicorn").exists(), "gunicorn opened its control socket"
     finally:
         server.terminate()
         server.wait(timeout=10)

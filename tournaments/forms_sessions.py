@@ -15,7 +15,7 @@ from tournaments.models import Session
 class DrawForm(forms.Form):
     """How to seat a session: the method, and a seed to repeat a draw (else a fresh one)."""
 
-    method = forms.ChoiceField(choices=Session.Seating.choices[:2], required=False)
+    method = forms.ChoiceField(choices=Session.Seating.drawn(), required=False)
     seed = forms.CharField(required=False)
 
     def clean_method(self) -> str:

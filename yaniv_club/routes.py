@@ -78,6 +78,11 @@ public_patterns = (
         path("t/<slug:slug>/rounds.csv", downloads.rounds_csv, name="rounds_csv"),
         # One player across tournaments, clubs, seasons (issue 16).
         path("players/<int:player_id>/", profiles.player_profile, name="profile"),
+        path(
+            "players/<int:player_id>/statistics/",
+            profiles.player_statistics,
+            name="profile_statistics",
+        ),
         path("clubs/<int:club_id>/", profiles.club_detail, name="club"),
         path("seasons/", seasons.season_list, name="seasons"),
         path("seasons/new/", seasons.season_create, name="season_new"),

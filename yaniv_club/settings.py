@@ -224,7 +224,7 @@ NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8")
 # Push services are reached over https only; a test's push service on loopback speaks http.
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
 # `manage.py backup` writes here (the deploy: /var/backups/yaniv-club) and keeps the newest
-# BACKUP_KEEP (a fortnight of the deploy's daily timer).
+# BACKUP_KEEP (the deploy's hourly timer keeps 48: two days; deploy/env.template).
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "14"))
 

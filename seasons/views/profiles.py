@@ -1,4 +1,5 @@
-"""A player's page across tournaments and a club's page: public data only (`seasons.profiles`).
+"""A player's page across tournaments, their Yaniv statistics and a club's page: public data only
+(`seasons.profiles`, `seasons.statistics`).
 
 A merged player's old address leads to the player they were merged into (301).
 """
@@ -9,12 +10,15 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from seasons import profiles
-from tournaments.models import Club, Player, PlayerMerge
+from seasons import access, charts, profiles, statistics
+from tournaments.models import Club, Player
 from tournaments.views.live import HtmxHttpRequest
 
+# The statistics page's table lists the latest tournaments (all count in the figures above it).
+TOURNAMENTS_SHOWN = 50
 # The rating's part of the player page (the rating's own templates provide it).
 RATING_TEMPLATE = "seasons/_rating.html"
 
@@ -27,19 +31,19 @@ def has_rating_partial() -> bool:
     return True
 
 
+def _moved(player_id: int, page: str) -> HttpResponse:
+    """A merged player's old address leads to the player kept (301); else 404."""
+    into = access.moved_to(player_id)
+    if into is None:
+        raise Http404("No such player.")
+    return redirect(page, into, permanent=True)
+
+
 @require_safe
 def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
-        into = (
-            PlayerMerge.objects.filter(merged_id=player_id, into__isnull=False)
-            .order_by("-at", "-pk")
-            .values_list("into_id", flat=True)
-            .first()
-        )
-        if into is None:
-            raise Http404("No such player.")
-        return redirect("public:profile", into, permanent=True)
+        return _moved(player_id, "public:profile")
     profile = profiles.player_profile(player)
     if profile is None:
         raise Http404("No such player.")
@@ -47,6 +51,35 @@ def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
         request,
         "seasons/profiles/player.html",
         {"profile": profile, "player": player, "rating": has_rating_partial()},
+    )
+
+
+@require_safe
+def player_statistics(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
+    """A player's Yaniv statistics across the listed tournaments and seasons, with charts."""
+    player = access.get_listed_player(player_id)
+    if player is None:
+        return _moved(player_id, "public:profile_statistics")
+    figures = statistics.player_statistics(player)
+    bars = [(gettext("All tournaments"), figures.overall)] + [
+        (line.tournament.name, line.stats) for line in figures.tournaments[: charts.MOST_BARS]
+    ]
+    return render(
+        request,
+        "seasons/profiles/statistics.html",
+        {
+            "player": player,
+            "figures": figures,
+            "calls_chart": charts.calls_svg(bars if len(bars) > 2 else bars[:1]),
+            "hands_chart": charts.hands_svg(figures.overall),
+            "hand_bins": [
+                (charts.bin_label(index), count)
+                for index, count in enumerate(figures.overall.hand_bins)
+            ],
+            # The latest tournaments: a long career's earlier ones count in the figures.
+            "tournaments": figures.tournaments[:TOURNAMENTS_SHOWN],
+            "earlier": max(0, len(figures.tournaments) - TOURNAMENTS_SHOWN),
+        },
     )
 
 

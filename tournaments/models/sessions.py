@@ -25,10 +25,17 @@ from tournaments import signals
 from tournaments.clock import MAX_EXTENSION, MAX_MINUTES, ClockState, clock_state
 from tournaments.errors import Refused
 from tournaments.models.choices import Entry, TournamentStatus
+from tournaments.models.people import Player
 from tournaments.models.tables import Seat, SessionClockEvent, Table, TableCode
 from tournaments.models.visibility import model_named
 
 logger = logging.getLogger(__name__)
+
+# The club-aware draws (`Session.Seating`) and how each weighs two clubmates at a table.
+CLUB_WEIGHTS = {
+    "clubs": seating.ClubWeight.AS_MEETING,
+    "clubs_last": seating.ClubWeight.BELOW_REPEATS,
+}
 
 
 class NeedsConfirmation(ValueError):
@@ -125,8 +132,17 @@ class Session(models.Model):
 
     class Seating(models.TextChoices):
         RANDOM = "random", _("Random, fewest repeat meetings")
+        # Clubmates apart (scoring.seating.ClubWeight): a clubmate weighs as a player met
+        # before, or below every repeat meeting.
+        CLUBS = "clubs", _("Random, clubmates apart as if they had met before")
+        CLUBS_LAST = "clubs_last", _("Random, fewest repeat meetings, then clubmates apart")
         STANDINGS = "standings", _("By standings (similar ranks together)")
         MANUAL = "manual", _("Manual")
+
+        @classmethod
+        def drawn(cls) -> list[tuple[str, Any]]:
+            """The methods a director draws with (manual is what swaps and moves make)."""
+            return [(value, label) for value, label in cls.choices if value != cls.MANUAL]
 
     tournament = models.ForeignKey(
         "tournaments.Tournament",
@@ -280,12 +296,24 @@ class Session(models.Model):
                 smallest=self.tournament.smallest_table,
             )
         else:
-            method = self.Seating.RANDOM
+            if method not in CLUB_WEIGHTS:
+                method = self.Seating.RANDOM
             result = seating.draw_random(
-                players, met, seed, target, smallest=self.tournament.smallest_table
+                players,
+                met,
+                seed,
+                target,
+                smallest=self.tournament.smallest_table,
+                clubs=self.clubs_of(players) if method in CLUB_WEIGHTS else None,
+                club_weight=CLUB_WEIGHTS.get(method, seating.ClubWeight.AS_MEETING),
             )
         self.seat(result, method)
         return result
+
+    @staticmethod
+    def clubs_of(players: list[int]) -> dict[int, int | None]:
+        """Each player's club (its id; None without one), for the club-aware draw."""
+        return dict(Player.objects.filter(pk__in=players).values_list("pk", "club_id"))
 
     def seat(self, draw: Draw[int], method: str) -> None:
         """Replace the session's tables by the draw's, in one transaction."""

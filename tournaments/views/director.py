@@ -160,7 +160,7 @@ def _render_dashboard(
         .order_by("name")
         .values_list("name", flat=True),
         "sessions": list(tournament.sessions.annotate(table_count=Count("tables"))),
-        "seating_methods": Session.Seating.choices[:2],
+        "seating_methods": Session.Seating.drawn(),
         "referee_count": tournament.referees.count(),
         "poll_seconds": poll_seconds(),
     }

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_safe
 
 from scoring import rules
-from tournaments import caching, texts
+from tournaments import caching, statistics, texts
 from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
 from tournaments.models.sessions import UnfinishedGames
@@ -90,6 +90,8 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 "sessions": sessions,
                 "live_sessions": [(session, tables[session.pk]) for session in shown],
                 "version": version,
+                # The facts of the finished games, below the live part (not in a poll's).
+                "facts": statistics.lazy_facts_part(request, tournament),
             },
         )
 

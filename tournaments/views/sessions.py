@@ -26,6 +26,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
+from scoring import seating
 from scoring.errors import SeatingError
 from tournaments import texts
 from tournaments.access import get_session_for_director, get_tournament_for_director
@@ -121,6 +122,20 @@ def _rebalance(session: Session, tables: list[Table]) -> dict[str, Any] | None:
     }
 
 
+def _clubmates(tables: list[Table]) -> int:
+    """The draw's report of clubmates (players of one club at a table): each table's clubs
+    with more than one player there, as `table.clubmates` ([(club, players)], by name), and
+    the pairs of clubmates in all. The seats come with their players' clubs."""
+    clubs = {seat.player_id: seat.player.club for table in tables for seat in table.seats.all()}
+    seated = [[seat.player_id for seat in table.seats.all()] for table in tables]
+    for table, players in zip(tables, seated, strict=True):
+        together = seating.clubmates_at(players, clubs)
+        table.clubmates = sorted(  # type: ignore[attr-defined]
+            together.items(), key=lambda item: item[0].name.casefold()
+        )
+    return seating.count_clubmates(seated, clubs)
+
+
 def _render_session(
     request: HttpRequest,
     session: Session,
@@ -135,7 +150,7 @@ def _render_session(
 ) -> HttpResponse:
     tables = list(
         session.tables.select_related("referee", "game")
-        .prefetch_related("seats__player")
+        .prefetch_related("seats__player__club")
         .order_by("number")
     )
     _with_codes(request, session, tables)
@@ -153,7 +168,8 @@ def _render_session(
         "players": players,
         "referees": _referees(session),
         "message": message,
-        "methods": Session.Seating.choices[:2],
+        "methods": Session.Seating.drawn(),
+        "clubmates": _clubmates(tables),
         "entry_form": SessionEntryForm(initial={"entry": session.entry}),
         "unfinished": texts.sentence(str(UnfinishedGames(unfinished))) if unfinished else "",
         "rebalance": _rebalance(session, tables),
@@ -324,7 +340,10 @@ def _rebalance_answer(
 
 def _render_rebalanced(request: HtmxHttpRequest, session: Session, message: str) -> HttpResponse:
     return _render_session(
-        request, session, partials=("seating", "size", "adjust"), rebalance_message=message
+        request,
+        session,
+        partials=("seating", "size", "facts", "adjust"),
+        rebalance_message=message,
     )
 
 
@@ -481,7 +500,7 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Print-ready: every player's table and seat, alphabetically, with the site's QR code;
     while the session takes table codes, each table's code link and QR code."""
     session = get_session_for_director(request, slug, number)
-    tables = list(session.tables.prefetch_related("seats__player").order_by("number"))
+    tables = list(session.tables.prefetch_related("seats__player__club").order_by("number"))
     _with_codes(request, session, tables, size=150)
     seats = [(seat.player, table, seat.position) for table in tables for seat in table.seats.all()]
     seats.sort(key=lambda row: row[0].name.casefold())
@@ -497,6 +516,7 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "url": url,
             "qr": mark_safe(qr_svg(url)),  # noqa: S308 - reportlab's own SVG
             "codes": any(table.code_link for table in tables),  # type: ignore[attr-defined]
+            "clubmates": _clubmates(tables),
         },
     )
 

@@ -11,7 +11,8 @@ from printing import backups
 class Command(BaseCommand):
     help = (
         "Back the whole database up while the site runs (PostgreSQL: pg_dump's custom format; "
-        "SQLite: its online backup API) into BACKUP_DIR, keeping the newest BACKUP_KEEP."
+        "SQLite: its online backup API) into BACKUP_DIR, keeping the newest BACKUP_KEEP, with "
+        f"{backups.SETTINGS_FILE} beside them: the settings a new server needs."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -29,5 +30,9 @@ class Command(BaseCommand):
         except (backups.BackupError, OSError) as error:
             raise CommandError(f"nothing was backed up: {error}") from error
         self.stdout.write(f"Backed up to {made} ({made.stat().st_size} bytes).")
+        self.stdout.write(
+            f"Beside it, {backups.SETTINGS_FILE}: the secret key and web push keys a new server "
+            'needs (secret: keep it as safe as the backups, README "Recovery").'
+        )
         for path in removed:
             self.stdout.write(f"Removed the older {path.name}.")

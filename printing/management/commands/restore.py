@@ -10,7 +10,8 @@ from printing import backups
 class Command(BaseCommand):
     help = (
         "Put a backup made by `backup` into the database: an empty one (a new server, a "
-        "restore drill), or with --replace the site's own, every table of it replaced."
+        "restore drill), or with --replace the site's own, every table of it replaced (stop "
+        "the app servers and the worker first: deploy/restore.sh does all of it)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -18,7 +19,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--replace",
             action="store_true",
-            help="overwrite a database that has data (stop the app servers first)",
+            help="replace a database that has data (stop the app servers and the worker first)",
         )
 
     def handle(self, *args: object, file: Path, replace: bool, **options: object) -> None:
