@@ -111,12 +111,42 @@ class TournamentDetail(TournamentOut):
     )
 
 
+class TurnOut(Schema):
+    """Who played a seat that changed hands (a substitute), in turn."""
+
+    player: PlayerRef
+    first_round: int
+    last_round: int | None = Field(description="null: on to the end of the game.")
+
+
 class SeatOut(Schema):
     position: int = Field(description="1..n, clockwise.")
-    player: PlayerRef
+    player: PlayerRef = Field(description="Who sits there now (a substitute once one came).")
     label: str = Field(description='The name the game record uses: "Name (seat n)" if shared.')
-    total: int
+    total: int = Field(description="The rounds' total (the engine's, what the rules play on).")
+    game_points_given: int = Field(
+        default=0,
+        description="Penalties less bonuses a director gave the seat, in game points: they "
+        "count in the game's result, never in its play.",
+    )
+    result_total: int = Field(description="`total` with `game_points_given`: what ranks it.")
     rank: int | None = Field(description="The rank at the table once a round is played.")
+    played_by: list[TurnOut] = Field(
+        default_factory=list, description="A seat that changed hands: who played which rounds."
+    )
+
+
+class AdjustmentOut(Schema):
+    """Penalty or bonus points in force, with their reason."""
+
+    player: PlayerRef
+    kind: Literal["penalty", "bonus"]
+    unit: Literal["game", "placement"] = Field(
+        description="game: the seat's total in the game's result; placement: the standings."
+    )
+    points: float
+    reason: Literal["late", "conduct", "slow_play", "ruling", "other"]
+    text: str
 
 
 class GameOut(Schema):
@@ -134,6 +164,16 @@ class TableOut(Schema):
     number: int
     seats: list[SeatOut]
     game: GameOut
+    adjustments: list[AdjustmentOut] = Field(
+        default_factory=list, description="Penalty and bonus points given at this table."
+    )
+
+
+class NoteOut(Schema):
+    """A mark beside a player in the standings, and its reason."""
+
+    kind: Literal["penalty", "bonus", "substitute"]
+    text: str = Field(description="In the language asked for (Accept-Language).")
 
 
 # --- standings -----------------------------------------------------------------------------
@@ -188,6 +228,14 @@ class StandingOut(Schema):
     provisional: bool = Field(description="A game counted is not signed off yet: it may change.")
     withdrawn: bool = Field(
         description="The player withdrew: their games count, they are drawn no more."
+    )
+    points_given: float = Field(
+        default=0.0,
+        description="Placement points a director gave (bonuses less penalties), in `points`.",
+    )
+    notes: list[NoteOut] = Field(
+        default_factory=list,
+        description="Penalty and bonus points in force, games where a seat changed hands.",
     )
 
 

@@ -27,8 +27,10 @@ from scoring.records import game_to_record
 from scoring.standings import Standing, placement_points
 from seasons.models import Season, SeasonTournament
 from tournaments import caching
-from tournaments.models import Club, Game, Player, Session, Tournament
+from tournaments.models import Adjustment, Club, Game, Player, Session, Tournament
+from tournaments.models.substitutions import played_rounds
 from tournaments.models.tournaments import StandingPlayer
+from tournaments.notes import standings_notes
 from tournaments.sheets import GameSheet
 
 router = Router(tags=["tournaments"])
@@ -210,6 +212,16 @@ def _tables_out(session: Session, games: list[Game]) -> list[Any]:
             pk__in={seat.player.club_id for sheet in sheets for seat in sheet.seats}
         ).values_list("pk", "name")
     )
+    tournament = session.tournament
+    seats = [seat for sheet in sheets for seat in sheet.seats]
+    turns = played_rounds(seats) if tournament.has_substitutes else {}
+    given: dict[int, list[Any]] = {}
+    if tournament.has_adjustments:
+        for adjustment in Adjustment.objects.filter(
+            seat__in=seats, removed_at__isnull=True
+        ).select_related("player__club", "seat"):
+            table_id = adjustment.seat.table_id if adjustment.seat else 0
+            given.setdefault(table_id, []).append(_adjustment_out(adjustment))
     return [
         {
             "session": session.number,
@@ -224,10 +236,17 @@ def _tables_out(session: Session, games: list[Game]) -> list[Any]:
                     },
                     "label": label,
                     "total": seat.total,
+                    "game_points_given": seat.adjustment,
+                    "result_total": seat.adjusted_total,
                     "rank": seat.rank,
+                    "played_by": [
+                        {"player": _ref(player), "first_round": first, "last_round": last}
+                        for player, first, last in turns.get(seat.pk, [])
+                    ],
                 }
                 for seat, label in zip(sheet.seats, sheet.players, strict=True)
             ],
+            "adjustments": given.get(sheet.game.table_id, []),
             "game": {
                 "finished": sheet.game.finished,
                 "ended_at_time_limit": sheet.game.ended_at_time_limit,
@@ -239,6 +258,25 @@ def _tables_out(session: Session, games: list[Game]) -> list[Any]:
         }
         for sheet in sheets
     ]
+
+
+def _ref(player: Any) -> dict[str, Any]:
+    return {
+        "id": player.pk,
+        "name": player.name,
+        "club": player.club.name if player.club_id else None,
+    }
+
+
+def _adjustment_out(adjustment: Adjustment) -> dict[str, Any]:
+    return {
+        "player": _ref(adjustment.player),
+        "kind": adjustment.kind,
+        "unit": adjustment.unit,
+        "points": float(adjustment.points),
+        "reason": adjustment.reason,
+        "text": adjustment.text,
+    }
 
 
 def _games(session: Session) -> Any:
@@ -294,9 +332,16 @@ def table_detail(
 # --- standings -------------------------------------------------------------------------------
 
 
-def _numbers(standing: Standing | None, player: StandingPlayer) -> dict[str, Any]:
-    """A standing's numbers (none: a finalist with no qualifying game) and the player."""
+def _numbers(
+    standing: Standing | None, player: StandingPlayer, notes: Any = None
+) -> dict[str, Any]:
+    """A standing's numbers (none: a finalist with no qualifying game) and the player, with
+    the marks' reasons (`notes`: tournaments.notes, by player)."""
     return {
+        "points_given": float(standing.adjustment) if standing else 0.0,
+        "notes": [
+            {"kind": note.kind, "text": note.text} for note in (notes or {}).get(player.pk, [])
+        ],
         "player": _player(player),
         "points": float(standing.points) if standing else 0.0,
         "games": standing.games if standing else 0,
@@ -308,7 +353,7 @@ def _numbers(standing: Standing | None, player: StandingPlayer) -> dict[str, Any
 
 
 def _official_line(
-    row: finals.FinalStanding, player: StandingPlayer, carry: CarryOver
+    row: finals.FinalStanding, player: StandingPlayer, carry: CarryOver, notes: Any
 ) -> dict[str, Any]:
     """A line of the official standings: its place, stage and final, then the numbers of
     the player's qualifying standing."""
@@ -323,7 +368,7 @@ def _official_line(
             "score": float(row.score),
         }
     return {
-        **_numbers(standing, player),
+        **_numbers(standing, player, notes),
         "place": row.place,
         "stage": row.stage,
         "final_table": row.final_table,
@@ -333,10 +378,12 @@ def _official_line(
     }
 
 
-def _session_line(standing: Standing, player: StandingPlayer, stage: str) -> dict[str, Any]:
+def _session_line(
+    standing: Standing, player: StandingPlayer, stage: str, notes: Any
+) -> dict[str, Any]:
     """A line of one session's standings: its games alone."""
     return {
-        **_numbers(standing, player),
+        **_numbers(standing, player, notes),
         "place": standing.place,
         "stage": stage,
         "final_table": None,
@@ -375,16 +422,19 @@ def _standings(tournament: Tournament, session: Session | None, paging: Paging) 
 
 
 def _standings_out(tournament: Tournament, session: Session | None, paging: Paging) -> Any:
+    notes = standings_notes(tournament, session)
     if session is None:
         carry = CarryOver(tournament.final_carry_over)
         # The official standings: the site's one computation of them.
         official = tournament.official_standings()
-        rows = [_official_line(row, player, carry) for row, player in window(official, paging)]
+        rows = [
+            _official_line(row, player, carry, notes) for row, player in window(official, paging)
+        ]
         count = len(official)
     else:
         ranking = tournament.standings(session)
         rows = [
-            _session_line(standing, player, session.stage)
+            _session_line(standing, player, session.stage, notes)
             for standing, player in window(ranking, paging)
         ]
         count = len(ranking)

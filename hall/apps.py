@@ -8,3 +8,7 @@ from django.apps import AppConfig
 class HallConfig(AppConfig):
     name = "hall"
     verbose_name = "Hall"
+
+    def ready(self) -> None:
+        # The screens follow the door (hall.receivers).
+        from hall import receivers  # noqa: F401

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count
 
 from hall.models import HallScreen
-from tournaments.models import Seat, Session, Table, Tournament
+from tournaments.models import Door, Seat, Session, Table, Tournament
+from tournaments.notes import Note, standings_notes
 from tournaments.statistics import ShownFact, tournament_facts
 
 
@@ -62,6 +63,10 @@ class Board:
     clock_tables: tuple[Table, ...] = ()
     # Every game of the final is over: the standings are the final ones.
     final_finished: bool = False
+    # Check-in at the door, while it is open (its QR code shows), and the standings' marks
+    # (penalty and bonus points, substitutes: tournaments.notes).
+    door: Door | None = None
+    notes: dict[int, list[Note]] = field(default_factory=dict)
     # Between sessions (none running): the facts of the finished games.
     facts: tuple[ShownFact, ...] = ()
 
@@ -77,6 +82,7 @@ class Board:
         """The views with something to show, in the order of HallScreen.View."""
         shown = {
             HallScreen.View.MESSAGE: bool(self.screen.message),
+            HallScreen.View.CHECK_IN: self.door is not None,
             HallScreen.View.CLOCK: self.clock_session is not None,
             HallScreen.View.SEATING: bool(self.seating),
             HallScreen.View.TABLES: bool(self.tables),
@@ -123,6 +129,8 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
         final=tuple(tournament.final_standings() or ()),
         final_finished=_final_finished(sessions),
         clock_session=clock_session,
+        door=_open_door(tournament),
+        notes=standings_notes(tournament),
         clock_tables=tuple(
             clock_session.tables.filter(clock_extension__gt=0).select_related("game")
             if clock_session is not None
@@ -130,6 +138,12 @@ def board(tournament: Tournament, screen: HallScreen) -> Board:
         ),
         facts=() if running else tournament_facts(tournament),
     )
+
+
+def _open_door(tournament: Tournament) -> Door | None:
+    """The tournament's door while players check in at it (one query)."""
+    door = Door.objects.filter(tournament=tournament, is_open=True).first()
+    return door if door is not None and door.works else None
 
 
 def _final_finished(sessions: Sequence[Session]) -> bool:

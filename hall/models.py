@@ -27,6 +27,8 @@ class HallScreen(models.Model):
     class View(models.TextChoices):
         # The order a screen cycles in.
         MESSAGE = "message", pgettext_lazy("hall view", "Message")
+        # While check-in at the door is open: its QR code and short address.
+        CHECK_IN = "checkin", pgettext_lazy("hall view", "Check-in")
         CLOCK = "clock", pgettext_lazy("hall view", "Clock")
         SEATING = "seating", pgettext_lazy("hall view", "Seating")
         TABLES = "tables", pgettext_lazy("hall view", "Tables")

@@ -54,11 +54,15 @@ from django.utils import timezone
 from scoring import statistics
 from scoring.records import game_to_record
 from tournaments.models import (
+    Adjustment,
     Club,
+    Door,
     Game,
     GameChange,
     Hand,
+    Player,
     SessionClockEvent,
+    Substitution,
     Tournament,
 )
 from tournaments.sheets import GameSheet
@@ -117,6 +121,8 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
         for seat in sheet.seats
     }
     players.update((r.player_id, r.player) for r in registrations)
+    beside = _beside_the_rounds(tournament)
+    players.update(beside.players)
     club_ids = {player.club_id for player in players.values() if player.club_id is not None}
     if tournament.club_id is not None:
         club_ids.add(tournament.club_id)
@@ -178,6 +184,7 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             "final_carry_over": tournament.final_carry_over,
             "at_time_limit": tournament.at_time_limit,
             "directors": sorted(user.get_username() for user in tournament.directors.all()),
+            "substitute_credit": tournament.substitute_credit,
         },
         "clubs": [
             {"name": club.name, "city": club.city}
@@ -200,6 +207,8 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
                 "withdrawn_at": _moment(registration.withdrawn_at),
                 "withdrawn_by": _username(registration.withdrawn_by),
                 "withdrawal_reason": registration.withdrawal_reason,
+                "checked_in_at": _moment(registration.checked_in_at),
+                "checked_in_how": registration.checked_in_how,
             }
             for registration in registrations
         ],
@@ -235,7 +244,11 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
                         "referee": _username(sheet.game.table.referee),
                         "clock_extension": sheet.game.table.clock_extension,
                         "seats": [
-                            {"position": seat.position, "player": seat.player_id}
+                            {
+                                "position": seat.position,
+                                "player": seat.player_id,
+                                "substitutes": beside.substitutes.get(seat.pk, []),
+                            }
                             for seat in sheet.seats
                         ],
                         "game": game_data(sheet),
@@ -245,9 +258,113 @@ def tournament_to_data(tournament: Tournament) -> dict[str, Any]:
             }
             for session in sessions
         ],
+        "adjustments": beside.adjustments,
+        "door": beside.door,
     }
     data["statistics"] = _statistics(tournament, games, players)
     return data
+
+
+class _Beside:
+    """What a tournament holds beside its rounds, as the archive writes it: penalty and
+    bonus points, substitutes (by seat id), the door and its registrations; and the players
+    they name."""
+
+    def __init__(self) -> None:
+        self.players: dict[int, Player] = {}
+        self.substitutes: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        self.adjustments: list[dict[str, Any]] = []
+        self.door: dict[str, Any] | None = None
+
+
+def _beside_the_rounds(tournament: Tournament) -> _Beside:
+    """Penalty points (two queries: with their log), substitutes (one) and the door (one, and
+    one for its registrations); none of the first two for a tournament that has none."""
+    beside = _Beside()
+    substitutions = Substitution.objects.filter(seat__table__session__tournament=tournament)
+    for change in (
+        (substitutions if tournament.has_substitutes else substitutions.none())
+        .select_related("player_out", "player_in", "by")
+        .order_by("seat_id", "from_round")
+    ):
+        beside.players[change.player_out_id] = change.player_out
+        beside.players[change.player_in_id] = change.player_in
+        beside.substitutes[change.seat_id].append(
+            {
+                "player_out": change.player_out_id,
+                "player_in": change.player_in_id,
+                "from_round": change.from_round,
+                "reason": change.reason,
+                "by": _username(change.by),
+                "at": _moment(change.at),
+            }
+        )
+    for adjustment in (
+        (tournament.adjustments.all() if tournament.has_adjustments else Adjustment.objects.none())
+        .select_related("player", "seat__table__session", "given_by", "removed_by")
+        .prefetch_related("changes__by")
+        .order_by("given_at", "pk")
+    ):
+        beside.players[adjustment.player_id] = adjustment.player
+        beside.adjustments.append(_adjustment_data(adjustment))
+    door = Door.objects.filter(tournament=tournament).first()
+    if door is not None:
+        beside.door = _door_data(door)
+    return beside
+
+
+def _adjustment_data(adjustment: Adjustment) -> dict[str, Any]:
+    seat = adjustment.seat
+    return {
+        "player": adjustment.player_id,
+        "session": seat.table.session.number if seat else None,
+        "table": seat.table.number if seat else None,
+        "seat": seat.position if seat else None,
+        "kind": adjustment.kind,
+        "unit": adjustment.unit,
+        "points": float(adjustment.points),
+        "reason": adjustment.reason,
+        "text": adjustment.text,
+        "given_by": _username(adjustment.given_by),
+        "given_at": _moment(adjustment.given_at),
+        "removed_at": _moment(adjustment.removed_at),
+        "removed_by": _username(adjustment.removed_by),
+        "removal_reason": adjustment.removal_reason,
+        "changes": [
+            {
+                "action": change.action,
+                "before": change.before,
+                "after": change.after,
+                "why": change.why,
+                "by": _username(change.by),
+                "at": _moment(change.at),
+            }
+            for change in adjustment.changes.all()
+        ],
+    }
+
+
+def _door_data(door: Door) -> dict[str, Any]:
+    return {
+        "is_open": door.is_open,
+        "safeguard": door.safeguard,
+        "entries": door.entries,
+        "capacity": door.capacity,
+        "requests": [
+            {
+                "name": request.name,
+                "club": request.club,
+                "member_number": request.member_number,
+                "status": request.status,
+                "note": request.note,
+                "created_at": _moment(request.created_at),
+                "answered_at": _moment(request.answered_at),
+                "answered_by": _username(request.answered_by),
+                "player": request.registration.player_id if request.registration else None,
+            }
+            for request in door.requests.select_related("registration", "answered_by")
+        ],
+    }
 
 
 def _statistics(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Annotated, Any
 
 from django.utils import timezone
@@ -25,7 +26,17 @@ from pydantic_core import PydanticCustomError
 from scoring import rules
 from scoring.finals import CarryOver
 from tournaments.clock import MAX_MINUTES, AtTimeLimit
-from tournaments.models import GameChange, Session, SessionClockEvent, Tournament
+from tournaments.models import (
+    Adjustment,
+    AdjustmentChange,
+    Door,
+    EntryRequest,
+    GameChange,
+    Session,
+    SessionClockEvent,
+    Tournament,
+)
+from tournaments.models.registrations import CheckInWay
 
 
 class Refused(Exception):
@@ -145,11 +156,27 @@ class RegistrationFile(_Object):
     withdrawn_by: Username = None
     withdrawal_reason: Annotated[str, _text(200)] = ""
     registered_at: OptionalMoment = None
+    # Files from before check-in at the door: when and how are not known.
+    checked_in_at: OptionalMoment = None
+    checked_in_how: Annotated[str, _choice(["", *CheckInWay.values])] = ""
+
+
+class SubstitutionFile(_Object):
+    """A substitute at a seat: the players are ids of the file's players."""
+
+    player_out: Any = None
+    player_in: Any = None
+    from_round: Annotated[int, _integer(minimum=2, maximum=32767)]
+    reason: Annotated[str, _text(200)] = ""
+    by: Username = None
+    at: Moment
 
 
 class SeatFile(_Object):
     position: Annotated[int, _integer(minimum=1, maximum=8)]
+    # The player sitting there at the end (a substitute once one came).
     player: Any = None
+    substitutes: Annotated[list[SubstitutionFile], BeforeValidator(_list)] = []
 
 
 class RoundEnteredFile(_Object):
@@ -217,6 +244,70 @@ class SessionFile(_Object):
     clock_events: Annotated[list[ClockEventFile], BeforeValidator(_list)] = []
 
 
+def _points(value: object) -> Decimal:
+    """Penalty or bonus points: a number above 0, to the half (the model checks the rest)."""
+    if type(value) not in (int, float) or not 0 < value <= 1000:  # type: ignore[operator]
+        raise _refuse("must be a number above 0 and at most 1000")
+    points = Decimal(str(value))
+    if points * 2 != int(points * 2):
+        raise _refuse("must be a whole or half number")
+    return points
+
+
+class AdjustmentChangeFile(_Object):
+    action: Annotated[str, _choice(AdjustmentChange.Action.values)]
+    before: Annotated[dict[str, Any] | None, BeforeValidator(_record_or_null)] = None
+    after: Annotated[dict[str, Any] | None, BeforeValidator(_record_or_null)] = None
+    why: Annotated[str, _text(200)] = ""
+    by: Username = None
+    at: Moment
+
+
+class AdjustmentFile(_Object):
+    """Penalty or bonus points; `session`, `table` and `seat` (its position) name the game's
+    seat they were given at, or are null (placement points in the standings)."""
+
+    player: Any = None
+    session: Annotated[int | None, _optional(_whole(minimum=1))] = None
+    table: Annotated[int | None, _optional(_whole(minimum=1))] = None
+    seat: Annotated[int | None, _optional(_whole(minimum=1, maximum=8))] = None
+    kind: Annotated[str, _choice(Adjustment.Kind.values)]
+    unit: Annotated[str, _choice(Adjustment.Unit.values)]
+    points: Annotated[Decimal, BeforeValidator(_points)]
+    reason: Annotated[str, _choice(Adjustment.Reason.values)]
+    text: Annotated[str, _text(200)] = ""
+    given_by: Username = None
+    given_at: Moment
+    removed_at: OptionalMoment = None
+    removed_by: Username = None
+    removal_reason: Annotated[str, _text(200)] = ""
+    changes: Annotated[list[AdjustmentChangeFile], BeforeValidator(_list)] = []
+
+
+class EntryRequestFile(_Object):
+    """A registration sent at the door; an accepted one names its player (a file's id)."""
+
+    name: Annotated[str, _text(200, blank=False)]
+    club: Annotated[str, _text(200)] = ""
+    member_number: Annotated[str, _text(40)] = ""
+    status: Annotated[str, _choice(EntryRequest.Status.values)]
+    note: Annotated[str, _text(300)] = ""
+    created_at: Moment
+    answered_at: OptionalMoment = None
+    answered_by: Username = None
+    player: Any = None
+
+
+class DoorFile(_Object):
+    """Check-in at the door: its settings (a site gives it a short address of its own)."""
+
+    is_open: Flag = False
+    safeguard: Annotated[str, _choice(Door.Safeguard.values)] = Door.Safeguard.NONE
+    entries: Annotated[str, _choice(Door.Entries.values)] = Door.Entries.CLOSED
+    capacity: Annotated[int | None, _optional(_whole(minimum=1, maximum=32767))] = None
+    requests: Annotated[list[EntryRequestFile], BeforeValidator(_list)] = []
+
+
 class TournamentFile(_Object):
     slug: Annotated[str, _text(80, blank=False)]
     name: Annotated[str, _text(200, blank=False)]
@@ -243,6 +334,10 @@ class TournamentFile(_Object):
     # Files from before the session clock: the round being played is the last.
     at_time_limit: Annotated[str, _choice(AtTimeLimit.values)] = AtTimeLimit.FINISH_ROUND
     directors: Annotated[list[Username], BeforeValidator(_list)] = []
+    # Files from before substitutes: a seat that changed hands counts for who began the game.
+    substitute_credit: Annotated[str, _choice(Tournament.SubstituteCredit.values)] = (
+        Tournament.SubstituteCredit.ORIGINAL
+    )
 
 
 class ArchiveFile(_Object):
@@ -251,6 +346,9 @@ class ArchiveFile(_Object):
     players: Annotated[list[PlayerFile], BeforeValidator(_list)] = []
     registrations: Annotated[list[RegistrationFile], BeforeValidator(_list)] = []
     sessions: Annotated[list[SessionFile], BeforeValidator(_list)] = []
+    # Files from before penalty points and check-in at the door have neither.
+    adjustments: Annotated[list[AdjustmentFile], BeforeValidator(_list)] = []
+    door: DoorFile | None = None
 
 
 def _place(location: Sequence[int | str]) -> tuple[str, str]:

@@ -16,6 +16,7 @@ from django.db import models, transaction
 
 from printing import archive_file
 from printing.archive import FORMAT, VERSION
+from printing.archive_beside import BesideImport as _BesideImport
 from scoring import rules
 from scoring.records import game_from_record, read_json
 from tournaments.models import (
@@ -202,6 +203,10 @@ class _Importer:
         self.file_names: dict[int, str] = {}
         self.director = director
 
+    # How the import's parts (printing.archive_beside) refuse and check as it does.
+    refusal = staticmethod(ImportRefused)
+    check = staticmethod(_check)
+
     def run(self, archive: archive_file.ArchiveFile) -> ImportReport:
         about = archive.tournament
         slug = about.slug
@@ -219,6 +224,7 @@ class _Importer:
             tournament.directors.add(self.director)
             report.director = self.director.get_username()
         self.create_registrations(archive.registrations, tournament)
+        self.beside = _BesideImport(self, archive)
         numbers: set[int] = set()
         for session in archive.sessions:
             if session.number in numbers:
@@ -238,6 +244,7 @@ class _Importer:
                 f"session {final_numbers[0]}: a final session needs the tournament's final "
                 "(final_players 2 or more)"
             )
+        self.beside.finish(tournament)
         report.users_created = self.users.created
         return report
 
@@ -394,6 +401,7 @@ class _Importer:
             final_tables=about.final_tables,
             final_carry_over=about.final_carry_over,
             at_time_limit=about.at_time_limit,
+            substitute_credit=about.substitute_credit,
         )
         _check(tournament, "tournament", exclude=["club"])
         tournament.save()
@@ -419,6 +427,8 @@ class _Importer:
                 withdrawn_at=about.withdrawn_at,
                 withdrawn_by=self.users.named(about.withdrawn_by, f"{where}: withdrawn_by"),
                 withdrawal_reason=about.withdrawal_reason,
+                checked_in_at=about.checked_in_at,
+                checked_in_how=about.checked_in_how,
             )
             if registration.withdrawn != bool(registration.withdrawal_reason) or (
                 registration.withdrawn and registration.checked_in
@@ -510,7 +520,11 @@ class _Importer:
         file_names = []
         for listed in about.seats:
             player = self.player(listed.player, f"{where}, seat {listed.position}")
-            seats.append(Seat(table=table, position=listed.position, player=player))
+            # The game points given at the seat count in its ranks: cached before its rounds.
+            given = self.beside.game_points(session.number, about.number, listed.position)
+            seats.append(
+                Seat(table=table, position=listed.position, player=player, adjustment=given)
+            )
             file_names.append(self.file_names[listed.player])
         if [seat.position for seat in seats] != list(range(1, len(seats) + 1)):
             raise ImportRefused(f"{where}: seats must be numbered 1 to {len(seats)} in order")
@@ -522,6 +536,7 @@ class _Importer:
         game = table.game
         game.table = table
         report.rounds += self.store_game(game, about.game, file_names, where)
+        self.beside.seated(session.number, about, seats, where)
         return table
 
     def store_game(

@@ -31,7 +31,9 @@ from django.utils.translation import get_language, gettext, override, pgettext, 
 from scoring import finals, standings
 from scoring.finals import CarryOver
 from scoring.sheet import Mark
-from tournaments.models import Game, Session, Tournament
+from tournaments.models import Game, Seat, Session, Tournament
+from tournaments.models.substitutions import played_rounds
+from tournaments.notes import Note, standings_notes
 from tournaments.sheets import GameSheet
 
 # --- CSV ------------------------------------------------------------------------
@@ -66,6 +68,12 @@ FINAL_COLUMNS = (
     pgettext_lazy("CSV column", "qualifying place"),
 )
 STAGE_COLUMN = pgettext_lazy("CSV column", "stage")
+# A tournament that gave penalty or bonus points or took a substitute: these last columns
+# (the placement points given, in the points already; the marks' reasons).
+NOTES_COLUMNS = (
+    pgettext_lazy("CSV column", "placement points given"),
+    pgettext_lazy("CSV column", "notes"),
+)
 ROUNDS_HEADER = (
     pgettext_lazy("CSV column", "tournament"),
     pgettext_lazy("CSV column", "session"),
@@ -179,7 +187,12 @@ def final_standings_rows(
     qualifying_header = list(STANDINGS_HEADER[3:])
     if average:
         qualifying_header.insert(1, AVERAGE_COLUMN)
-    yield _header([*STANDINGS_HEADER[:3], *FINAL_COLUMNS, *qualifying_header])
+    noted = tournament.has_adjustments or tournament.has_substitutes
+    notes = standings_notes(tournament) if noted else {}
+    yield _header(
+        [*STANDINGS_HEADER[:3], *FINAL_COLUMNS, *qualifying_header]
+        + list(NOTES_COLUMNS if noted else ())
+    )
     carry = CarryOver(tournament.final_carry_over)
     # No final opened yet: the qualifying standings, every final column empty.
     for row, player in tournament.official_standings():
@@ -209,6 +222,7 @@ def final_standings_rows(
                 if standing
                 else ("",) * len(qualifying_header)
             ),
+            *(_notes_cells(standing, notes.get(player.pk, []), separator) if noted else ()),
         )
 
 
@@ -222,14 +236,25 @@ def standings_rows(
     header = list(STANDINGS_HEADER)
     if average:
         header.insert(4, AVERAGE_COLUMN)
-    yield _header(header)
+    noted = tournament.has_adjustments or tournament.has_substitutes
+    notes = standings_notes(tournament, session) if noted else {}
+    yield _header([*header, *(NOTES_COLUMNS if noted else ())])
     for standing, player in tournament.standings(session):
         yield (
             standing.place,
             _text(player.name),
             _text(player.club.name) if player.club else "",
             *_qualifying_cells(standing, average, separator),
+            *(_notes_cells(standing, notes.get(player.pk, []), separator) if noted else ()),
         )
+
+
+def _notes_cells(
+    standing: standings.Standing | None, notes: Sequence[Note], separator: str
+) -> tuple[str, str]:
+    """The placement points given and the marks' reasons, as the standings page prints them."""
+    given = decimal(standing.adjustment, separator) if standing and standing.adjustment else ""
+    return given, _text("; ".join(note.text for note in notes))
 
 
 def _average(value: Fraction, separator: str) -> str:
@@ -277,6 +302,12 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
         2: stage_label(tournament, 2),
     }
     endings = {mark: str(word) for mark, word in ENDINGS.items()}
+    # A seat that changed hands: each round's line names who played it (one query).
+    turns = (
+        played_rounds(Seat.objects.filter(table__session__tournament=tournament).distinct())
+        if tournament.has_substitutes
+        else {}
+    )
     # Translated once, not on each of the 80,000 lines.
     along_word = {True: _yes_no(True), False: _yes_no(False)}
     for sheet in _sheets(tournament):
@@ -289,7 +320,7 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
         )
         names = [(_text(seat.player.name), sheet.label(seat)) for seat in sheet.seats]
         for row in sheet.rows:
-            for (player, label), cell in zip(names, row.cells, strict=True):
+            for seat, (player, label), cell in zip(sheet.seats, names, row.cells, strict=True):
                 if cell.out:
                     continue
                 yield (
@@ -298,7 +329,7 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
                     *stage,
                     table.number,
                     row.number,
-                    player,
+                    _player_of_round(turns.get(seat.pk), row.number) or player,
                     cell.hand_total,
                     endings.get(cell.mark, "") if cell.mark else "",
                     along_word[label in row.entries.along],
@@ -306,6 +337,14 @@ def rounds_rows(tournament: Tournament) -> Iterator[tuple[object, ...]]:
                     cell.reduction,
                     cell.total,
                 )
+
+
+def _player_of_round(turns: Sequence | None, number: int) -> str:
+    """Who played round `number` of a seat that changed hands ("" for a seat that did not)."""
+    for player, first, last in turns or ():
+        if first <= number and (last is None or number <= last):
+            return _text(player.name)
+    return ""
 
 
 def rounds_csv_chunks(tournament: Tournament, separator: str = ",") -> Iterator[bytes]:

@@ -26,10 +26,11 @@ from printing.document import (
 )
 from printing.downloads import stage_label
 from printing.score_sheets import ranked
-from printing.standings import final_part, scheme, standings_table
+from printing.standings import final_part, notes_part, scheme, standings_table
 from scoring.rules import BELGIAN
 from tournaments import models
 from tournaments.fonts import BOLD, FONT
+from tournaments.notes import standings_notes
 from tournaments.sheets import GameSheet, sheets_by_game
 
 
@@ -163,11 +164,13 @@ def tournament_report(tournament, *, show_names: bool = True) -> bytes:
             )
         ]
     )
+    notes = standings_notes(tournament)
     story.append(
-        standings_table(rows, width, tournament.ranking)
+        standings_table(rows, width, tournament.ranking, notes)
         if rows
         else p(gettext("No game has finished yet."))
     )
+    story.extend(notes_part(rows, notes))
     story.append(KeepTogether(scheme(tournament.ranking)))
     half = (width - 12) / 2
     for session in sessions:

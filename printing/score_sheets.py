@@ -53,7 +53,8 @@ from scoring.rules import RoundKind, Ruleset
 from scoring.sheet import Cell, Mark, legend
 from tournaments.chart import progression_drawing
 from tournaments.fonts import BOLD, FONT
-from tournaments.models import Seat
+from tournaments.models import Adjustment, Seat
+from tournaments.models.substitutions import played_rounds
 from tournaments.rules_text import marks_line
 from tournaments.sheets import GameSheet
 from tournaments.texts import mark_letter, sentence
@@ -415,12 +416,54 @@ def _legend(game_sheet: GameSheet) -> Paragraph:
 
 
 def ranked(game_sheet: GameSheet) -> list[tuple[Seat, str, int, int]]:
-    """The seat lines best first (seat order among equals; seat order before any round)."""
+    """The seat lines best first (seat order among equals; seat order before any round); with
+    game points given at a seat, each seat's total and rank in the result (they count)."""
     played = bool(game_sheet.rows)
-    return sorted(
-        game_sheet.seat_lines(),
-        key=lambda line: (line[3] if played else 99, line[0].position),
-    )
+    lines = game_sheet.seat_lines()
+    if played and any(seat.adjustment for seat in game_sheet.seats):
+        lines = [
+            (seat, label, seat.adjusted_total, rank if seat.rank is None else seat.rank)
+            for seat, label, _, rank in lines
+        ]
+    return sorted(lines, key=lambda line: (line[3] if played else 99, line[0].position))
+
+
+def beside_the_rounds(game_sheet: GameSheet) -> list[Flowable]:
+    """Who played which rounds of a seat that changed hands, and the game points given (the
+    table page's notes): nothing to read without any."""
+    tournament = game_sheet.game.table.session.tournament
+    seats = list(game_sheet.seats)
+    lines = []
+    if tournament.has_substitutes:
+        changed = played_rounds(seats)
+        for seat in seats:
+            turns = changed.get(seat.pk)
+            if turns:
+                lines.append(
+                    gettext("Seat %(position)s:") % {"position": seat.position}
+                    + " "
+                    + " · ".join(_turn(player.name, first, last) for player, first, last in turns)
+                )
+    if tournament.has_adjustments:
+        lines += [
+            adjustment.summary
+            for adjustment in Adjustment.objects.filter(
+                seat__table=game_sheet.game.table, removed_at__isnull=True
+            ).select_related("player")
+        ]
+    if not lines:
+        return []
+    return [p(gettext("Beside the rounds"), "h2"), *(p(e(line), "small") for line in lines)]
+
+
+def _turn(name: str, first: int, last: int | None) -> str:
+    if last is None:
+        return gettext("%(name)s from round %(first)s") % {"name": name, "first": first}
+    return gettext("%(name)s rounds %(first)s–%(last)s") % {
+        "name": name,
+        "first": first,
+        "last": last,
+    }
 
 
 def _result(game_sheet: GameSheet) -> list[Flowable]:
@@ -433,8 +476,7 @@ def _result(game_sheet: GameSheet) -> list[Flowable]:
     if winners:
         names = f" {gettext('and')} ".join(f"<b>{e(seat.player.name)}</b>" for seat in winners)
         label = gettext("Shared win:") if len(winners) > 1 else gettext("Winner:")
-        total = game_sheet.sheet.totals[game_sheet.label(winners[0])]
-        won = gettext("with %(total)s.") % {"total": total}
+        won = gettext("with %(total)s.") % {"total": winners[0].adjusted_total}
         flowables.append(p(f"{label} {names} {won}", "body"))
         flowables.append(Spacer(0, 3))
     data = [
@@ -568,6 +610,7 @@ def filled_score_sheet(game_sheet: GameSheet, *, show_names: bool = True) -> byt
         Spacer(0, 3),
         _legend(game_sheet),
         *_result(game_sheet),
+        *beside_the_rounds(game_sheet),
     ]
 
     changes = [

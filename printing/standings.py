@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.utils import timezone
 from django.utils.formats import number_format
@@ -16,6 +16,7 @@ from scoring import standings
 from scoring.finals import CarryOver
 from tournaments import texts
 from tournaments.fonts import BOLD, FONT
+from tournaments.notes import standings_notes
 from tournaments.templatetags.yaniv import points as format_points
 
 
@@ -36,9 +37,13 @@ def _table_style(numbers_from: int) -> list[tuple]:
     ]
 
 
-def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) -> Table:
+def standings_table(
+    rows: Sequence, width: float, by: str = standings.BY_TOTAL, notes: Mapping | None = None
+) -> Table:
     """Place, player, club and the tie-break columns (ranked by the average per game, that
-    average too); every other row shaded, withdrawn players marked."""
+    average too); every other row shaded, withdrawn players marked, and † beside a player
+    with notes (penalty or bonus points, a substitute: `notes_part` prints them)."""
+    notes = notes or {}
     average = by == standings.BY_AVERAGE
     withdrawn = pgettext("standings mark", "withdrawn")
     data = [
@@ -62,7 +67,8 @@ def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) 
                 str(standing.place),
                 p(
                     f"<b>{e(player.name)}</b>"
-                    + (f" <font size=8>({e(withdrawn)})</font>" if standing.withdrawn else ""),
+                    + (f" <font size=8>({e(withdrawn)})</font>" if standing.withdrawn else "")
+                    + (" †" if notes.get(player.pk) else ""),
                     "wall",
                 ),
                 p(e(player.club.name) if player.club else "", "cell"),
@@ -82,6 +88,19 @@ def standings_table(rows: Sequence, width: float, by: str = standings.BY_TOTAL) 
     table = Table(data, colWidths=fixed, repeatRows=1)
     table.setStyle(TableStyle(style))
     return table
+
+
+def notes_part(rows: Sequence, notes: Mapping) -> list[Flowable]:
+    """The reasons of the standings' marks (†), player by player in their order."""
+    lines = [
+        p(
+            f"† <b>{e(player.name)}</b>: " + e("; ".join(note.text for note in notes[player.pk])),
+            "small",
+        )
+        for _, player in rows
+        if notes.get(player.pk)
+    ]
+    return [p(pgettext("standings", "Notes"), "h2"), *lines] if lines else []
 
 
 def final_standings_table(rows: Sequence, width: float, tournament) -> Table:
@@ -233,8 +252,10 @@ def standings_pdf(tournament, session=None) -> bytes:
     if session is None:
         # With a final, its standings come first; the qualifying ones below.
         story.extend(final_part(tournament, width))
+    notes = standings_notes(tournament, session)
     if rows:
-        story.append(standings_table(rows, width, tournament.ranking))
+        story.append(standings_table(rows, width, tournament.ranking, notes))
+        story.extend(notes_part(rows, notes))
     else:
         story.append(p(gettext("No game has finished yet.")))
     story.append(KeepTogether(scheme(tournament.ranking)))

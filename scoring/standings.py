@@ -16,7 +16,7 @@ play. A withdrawn player keeps their games and their place, marked `withdrawn`
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import itemgetter, ne
@@ -77,6 +77,8 @@ class Standing(NamedTuple):
     provisional: bool
     # The player withdrew from the tournament: their games count, they are drawn no more.
     withdrawn: bool = False
+    # The placement points a director gave (bonuses less penalties), in `points` already.
+    adjustment: Fraction = Fraction(0)
 
     @property
     def average(self) -> Fraction:
@@ -122,6 +124,23 @@ def _by_average(ranking: list[Standing]) -> list[Standing]:
             -standing.opponents_points / games,
         )
 
+    return _placed(ranking, order)
+
+
+def _by_total(standing: Standing) -> tuple[Fraction, int, Fraction, Fraction]:
+    """The rules' order: points, wins (high first), sum of totals (low first), table-mates'
+    points (high first)."""
+    return (
+        -standing.points,
+        -standing.wins,
+        Fraction(standing.total_sum),
+        -standing.opponents_points,
+    )
+
+
+def _placed(ranking: Iterable[Standing], order: Callable[[Standing], tuple]) -> list[Standing]:
+    """The standings sorted by `order` (then the player's id as text), players equal by it
+    sharing the place (1, 1, 3)."""
     ordered = sorted(ranking, key=lambda standing: (order(standing), str(standing.player)))
     placed: list[Standing] = []
     place, previous = 0, None
@@ -131,6 +150,27 @@ def _by_average(ranking: list[Standing]) -> list[Standing]:
             place, previous = index, key
         placed.append(standing._replace(place=place))
     return placed
+
+
+def adjusted(ranking: list[Standing], adjustments: Mapping[Hashable, Fraction]) -> list[Standing]:
+    """The standings (by total) with the placement points a director gave (`adjustments`:
+    player → bonuses less penalties) added to each player's points, and ordered again. They
+    change the player's own points only: the table-mates' points of the others stay those
+    won at the tables. A player given points before finishing any game is not ranked yet."""
+    if not any(adjustments.values()):
+        return ranking
+    return _placed(
+        (
+            standing._replace(
+                points=standing.points + adjustments[standing.player],
+                adjustment=Fraction(adjustments[standing.player]),
+            )
+            if adjustments.get(standing.player)
+            else standing
+            for standing in ranking
+        ),
+        _by_total,
+    )
 
 
 def placement_points(rank: int, tied: int, table_size: int) -> Fraction:
@@ -294,6 +334,7 @@ class _Halves(dict[int, Fraction]):
 
 
 _FRACTION_OF_HALVES = _Halves()
+_NO_ADJUSTMENT = Fraction(0)
 
 
 def standings(seats: Iterable[FinishedSeat]) -> list[Standing]:
@@ -354,6 +395,125 @@ def standings_of_results(results: Iterable[SeatResult]) -> list[Standing]:
             fraction[-mates],
             provisional,
             False,
+            _NO_ADJUSTMENT,
         )
         placed.append(make(Standing, standing))
     return placed
+
+
+# --- seats that changed hands: substitutes --------------------------------------------------
+
+# Whom a seat's result credits when a substitute took it mid-game (the tournament's setting).
+CREDIT_ORIGINAL = "original"
+CREDIT_SUBSTITUTE = "substitute"
+CREDIT_SPLIT = "split"
+_ONE = Fraction(1)
+
+
+class Stint(NamedTuple):
+    """A player's part of a seat that changed hands (a substitute came in): the rounds they
+    played at it, and the part of its total scored meanwhile (with the game points a
+    director gave them there)."""
+
+    player: Hashable
+    rounds: int
+    total: int
+
+
+class _Credit(NamedTuple):
+    """What a seat's result gives one player: a share of its placement points (and of its
+    table-mates' points), and a part of its total."""
+
+    player: Hashable
+    share: Fraction
+    total: int
+
+
+def seat_credits(
+    player: Hashable, total: int, stints: Sequence[Stint], credit: str
+) -> tuple[_Credit, ...]:
+    """Whom a seat's result credits: its player alone (no substitute), the player who began
+    it or the one who finished it (all of it), or each by the rounds they played (`split`:
+    the placement points shared by rounds, each their part of the total; a player back at
+    the seat counts once)."""
+    if not stints:
+        return (_Credit(player, _ONE, total),)
+    if credit == CREDIT_ORIGINAL:
+        return (_Credit(stints[0].player, _ONE, total),)
+    if credit == CREDIT_SUBSTITUTE:
+        return (_Credit(stints[-1].player, _ONE, total),)
+    rounds = sum(stint.rounds for stint in stints)
+    merged: dict[Hashable, tuple[Fraction, int]] = {}
+    for index, stint in enumerate(stints):
+        share, part = merged.get(stint.player, (Fraction(0), 0))
+        # No round played at all (every stint empty): the seat is the first player's.
+        gained = Fraction(stint.rounds, rounds) if rounds else Fraction(index == 0)
+        merged[stint.player] = (share + gained, part + stint.total)
+    return tuple(_Credit(holder, share, part) for holder, (share, part) in merged.items())
+
+
+class _Tally:
+    """A player's figures as the credited standings add them up."""
+
+    __slots__ = ("games", "mates", "points", "provisional", "totals", "wins")
+
+    def __init__(self) -> None:
+        self.points, self.mates = Fraction(0), Fraction(0)
+        self.games = self.wins = self.totals = 0
+        self.provisional = False
+
+
+# A table's seats as credited: each seat's credits, placement points, win, provisional.
+_CreditedSeat = tuple[tuple[_Credit, ...], Fraction, bool, bool]
+
+
+def credited_standings(
+    results: Iterable[SeatResult],
+    stints: Mapping[tuple[Hashable, Hashable], Sequence[Stint]],
+    credit: str,
+) -> list[Standing]:
+    """`standings_of_results` where some seats changed hands (`stints`: (table, the seat's
+    last player) → who played it, in order), credited by the tournament's rule
+    (`seat_credits`). A seat's share gives its player that share of the seat's placement
+    points and of its table-mates' points, its part of the total, and the game counts as
+    one played (and won, if the seat won) for each player who sat there. Without stints,
+    the same standings as `standings_of_results`."""
+    tables: dict[Hashable, list[SeatResult]] = {}
+    for result in results:
+        tables.setdefault(result[1], []).append(result)
+    tally: dict[Hashable, _Tally] = {}
+    credited_tables: list[list[_CreditedSeat]] = []
+    for table, seats in tables.items():
+        ranks = [seat[3] for seat in seats]
+        credited = []
+        for player, _, total, rank, provisional in seats:
+            points = placement_points(rank, ranks.count(rank), len(seats))
+            credits = seat_credits(player, total, stints.get((table, player), ()), credit)
+            credited.append((credits, points, rank == 1, bool(provisional)))
+            for part in credits:
+                entry = tally.setdefault(part.player, _Tally())
+                entry.points += points * part.share
+                entry.games += 1
+                entry.wins += rank == 1
+                entry.totals += part.total
+                entry.provisional |= bool(provisional)
+        credited_tables.append(credited)
+    _add_mates(tally, credited_tables)
+    return _placed(
+        (
+            Standing(0, player, e.points, e.games, e.wins, e.totals, e.mates, e.provisional)
+            for player, e in tally.items()
+        ),
+        _by_total,
+    )
+
+
+def _add_mates(tally: dict[Hashable, _Tally], tables: list[list[_CreditedSeat]]) -> None:
+    """Table-mates' points: for each game, the other seats' players' points (each by their
+    share of that seat), times the player's own share of theirs."""
+    for seats in tables:
+        worth = [sum(tally[part.player].points * part.share for part in seat[0]) for seat in seats]
+        together = sum(worth)
+        for (credits, *_), own in zip(seats, worth, strict=True):
+            for part in credits:
+                tally[part.player].mates += (together - own) * part.share

@@ -31,7 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hall.models import HallScreen
 from seasons.models import Season, SeasonTournament
 from tests.factories import make_table, make_tournament, make_user, record
-from tests.test_security import row_counts
+from tests.test_security import beside_the_rounds, row_counts
 from tournaments.models import (
     AccountOrigin,
     Club,
@@ -130,6 +130,7 @@ def private_world() -> dict[str, Any]:
     )
     make_tournament(slug="others", directors=[other_director])
     code = TableCode.issue(table).code
+    beside = beside_the_rounds(private, hidden, creator)
     return {
         "creator": creator,
         "co_director": co_director,
@@ -142,6 +143,7 @@ def private_world() -> dict[str, Any]:
         "table": table,
         "code": code,
         "screen": screen,
+        "door": beside.pop("door"),
         "kwargs": {
             "slug": private.slug,
             "table_id": table.pk,
@@ -154,6 +156,8 @@ def private_world() -> dict[str, Any]:
             "club_id": club.pk,
             "entry_id": entry.pk,
             "table": 1,
+            # A registration sent at the door, a penalty (issue 38): the private world's.
+            **beside,
             # A seat of a table code's page; a forged "Stop these" token of a message.
             "position": 1,
             "token": "1:forged",
@@ -195,6 +199,7 @@ def build(route: str, world, who: str) -> str | None:
     # A stranger holds neither the table's code nor the screen's link: they guess.
     values["code"] = world["code"] if who in ("co_director", "superuser") else "1-" + "0" * 40
     values["key"] = world["screen"].key if who in ("co_director", "superuser") else "1-" + "0" * 40
+    values["door"] = world["door"] if who in ("co_director", "superuser") else "ZZZZZZ"
     model = re.match(r"admin/(\w+)/(\w+)/", route)
     if model:
         values["object_id"] = world["admin_ids"].get(f"{model[1]}/{model[2]}", 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from axes.models import AccessAttempt
@@ -19,8 +20,11 @@ from seasons.models import Season, SeasonTournament
 from tests.factories import HTMX, PASSWORD, make_table, make_tournament, make_user, record
 from tests.profiles import sized
 from tournaments.models import (
+    Adjustment,
     Club,
     Dispute,
+    Door,
+    EntryRequest,
     Game,
     Hand,
     Registration,
@@ -92,6 +96,7 @@ def make_world() -> dict:
     AccessAttempt.objects.create(
         username="referee", ip_address="198.51.100.23", failures_since_start=5, user_agent="x"
     )
+    beside = beside_the_rounds(tournament, registration.player, director)
     return {
         "director": director,
         "referee": referee,
@@ -118,11 +123,27 @@ def make_world() -> dict:
             "entry_id": entry.pk,
             # The API's table number in its session.
             "table": 1,
+            # The door's short address, a registration sent there, a penalty (issue 38).
+            **beside,
             # A seat of a table code's page; a forged "Stop these" token of a message.
             "position": 1,
             "token": "1:forged",
         },
     }
+
+
+def beside_the_rounds(tournament: Tournament, player: Any, director: Any) -> dict[str, Any]:
+    """The tournament's door open, a registration waiting there and a bonus given (issue 38):
+    the values of their URLs."""
+    door = Door.of(tournament)
+    door.set_up(is_open=True, entries=Door.Entries.APPROVAL)
+    entry_request = EntryRequest.objects.create(
+        door=door, name="Zoë Verborgen", status="pending", device="d" * 16
+    )
+    adjustment = Adjustment.give(
+        tournament, player, by=director, kind="bonus", unit="placement", points=1, reason="ruling"
+    )
+    return {"door": door.code, "request_id": entry_request.pk, "adjustment_id": adjustment.pk}
 
 
 def url_for(name: str, pattern: URLPattern, kwargs: dict) -> str:
@@ -239,6 +260,12 @@ OPEN_TO_ANYONE = {
     "notifications:subscribe_seat",
     "notifications:unsubscribe_seat",
     "notifications:stop",
+    # Check-in at the door (issue 38): anyone holding the door's address, the door's
+    # safeguard deciding; this world's player is checked in already and the phone is not the
+    # one that did it, the registration misses its name: refused, nothing saved.
+    "public:door_player",
+    "public:door_undo",
+    "public:door_register",
 }
 # Authenticated by a token in the Authorization header, never by the session: 401 without one.
 BY_TOKEN = {"manage:import_archive"}

@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import Game, Session, Table, TableCode, Tournament, rows
+from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, rows
 
 T = TypeVar("T")
 
@@ -162,6 +162,14 @@ def guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
     found = find()
     if found is not None:
         return found
+    count_wrong_guess(request)
+    raise Http404("No such code.")
+
+
+def count_wrong_guess(request: HttpRequest) -> None:
+    """One more wrong guess from the request's address (a code, a screen link, the door's
+    short address, a member number or desk code typed at the door): past the limits of
+    `guessed`, TooManyGuesses (answered 429 with Retry-After) until the window ends."""
     window = getattr(settings, "CODE_GUESS_WINDOW", 15 * 60)
     now = int(timezone.now().timestamp())
     number = now // window
@@ -171,7 +179,6 @@ def guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
         settings, "CODE_GUESSES_ALL", 500
     ):
         raise TooManyGuesses(retry_after=(number + 1) * window - now)
-    raise Http404("No such code.")
 
 
 def find_code(request: HttpRequest, code: str) -> TableCode:
@@ -183,6 +190,13 @@ def find_code(request: HttpRequest, code: str) -> TableCode:
         return found if found is not None and found.works else None
 
     return guessed(request, working)
+
+
+def find_door(request: HttpRequest, code: str) -> Door:
+    """The door of a short address (open or not: its page says so), or 404; wrong addresses
+    counted as a table code's guesses. A private tournament's door opens by its address
+    alone, as its screens by their links."""
+    return guessed(request, lambda: Door.find(code))
 
 
 def closed_code(code: str) -> TableCode | None:

@@ -103,6 +103,47 @@ REFUSALS: Mapping[str, Promise] = MappingProxyType(
         "session_not_started": _("the session has not started"),
         "choose_playing_table": _("choose a table still playing"),
         "games_over": _("every game of this session is over already"),
+        # Check-in at the door (tournaments.models.checkin).
+        "door_closed": _("check-in is closed: ask at the desk"),
+        "door_withdrawn": _("%(name)s has withdrawn: ask at the desk"),
+        "door_checked_in_already": _("%(name)s is checked in already"),
+        "door_no_member_number": _("we have no member number for %(name)s: check in at the desk"),
+        "door_wrong_member_number": _("that is not the member number we have for %(name)s"),
+        "door_wrong_desk_code": _("that is not the code shown at the desk"),
+        "door_undo_late": _(
+            "only the phone that checked %(name)s in can undo it, within %(minutes)s "
+            "minutes: ask at the desk"
+        ),
+        "door_no_entries": _("this event takes no registrations at the door: ask at the desk"),
+        "door_registered_already": _("%(name)s is registered already: find your name in the list"),
+        "door_requests_full": _("too many registrations are waiting: ask at the desk"),
+        "door_request_answered": _("this registration was answered already"),
+        "door_entry_refused": _("%(name)s cannot be registered: %(reason)s"),
+        # Penalty and bonus points (tournaments.models.adjustments).
+        "adjustment_needs_game": _("game points are given at a table: choose the game"),
+        "adjustment_removed": _("this penalty or bonus was removed already"),
+        "adjustment_why": _("say why"),
+        "adjustment_in_final": _(
+            "a final is ranked by its game: give game points at the final's table"
+        ),
+        "adjustment_not_seated": _("%(name)s does not play at this table"),
+        # Substitutes and seats typed wrongly (tournaments.models.substitutions).
+        "substitute_game_over": _("the game is over: a substitute comes in while it is played"),
+        "substitute_before_play": _(
+            "no round is recorded yet: swap or move the player in the seating instead"
+        ),
+        "substitute_out": _("%(name)s is out of the game already"),
+        "substitute_at_table": _("%(name)s plays or played at this table already"),
+        "substitute_elsewhere": _("%(name)s is playing at table %(table)s of session %(session)s"),
+        "reseat_same_seat": _("choose two different seats"),
+        "reseat_full_table": _(
+            "a table of %(count)s has no free seat to swap two players through: correct "
+            "the rounds instead"
+        ),
+        "reseat_changes_game": _(
+            "with these seats the rounds no longer score as recorded (%(error)s): nothing "
+            "was changed"
+        ),
         # Seasons.
         "counts_already": _("%(tournament)s already counts for this season"),
         # Merging two players.

@@ -273,6 +273,7 @@ class TournamentForm(forms.ModelForm):
             "small_tables",
             "session_count",
             "ranking",
+            "substitute_credit",
             "final_players",
             "final_tables",
             "final_carry_over",
@@ -293,6 +294,7 @@ class TournamentForm(forms.ModelForm):
             "small_tables": gettext_lazy("Tables of 2 when needed"),
             "session_count": gettext_lazy("Sessions"),
             "ranking": gettext_lazy("Standings"),
+            "substitute_credit": gettext_lazy("A substitute's game counts for"),
             "final_players": gettext_lazy("Players in the final"),
             "final_tables": gettext_lazy("Final tables"),
             "final_carry_over": gettext_lazy("Carried into the final"),
@@ -335,8 +337,10 @@ class TournamentForm(forms.ModelForm):
         # The final is optional: left out, there is none.
         for name in ("final_players", "final_tables", "final_carry_over"):
             self.fields[name].required = False
-        # Left out, the standings add up every game (the rules' way).
+        # Left out, the standings add up every game (the rules' way), and a seat that
+        # changed hands counts for the player who began the game.
         self.fields["ranking"].required = False
+        self.fields["substitute_credit"].required = False
         # Left out, the round being played is the last (the clock's default rule).
         self.fields["at_time_limit"].required = False
         self.fields["final_players"].widget.attrs["inputmode"] = "numeric"
@@ -367,6 +371,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_ranking(self) -> str:
         return self.cleaned_data.get("ranking") or Tournament.Ranking.TOTAL
+
+    def clean_substitute_credit(self) -> str:
+        return self.cleaned_data.get("substitute_credit") or Tournament.SubstituteCredit.ORIGINAL
 
     def clean_at_time_limit(self) -> str:
         return self.cleaned_data.get("at_time_limit") or AtTimeLimit.FINISH_ROUND

@@ -176,6 +176,9 @@ class GameSheet(LabelledSeats):
     @property
     def winners(self) -> list[Seat]:
         winners = set(self.sheet.winners)
+        if winners and any(seat.adjustment for seat in self.seats):
+            # Game points a director gave count in the result: the seats' ranks hold them.
+            return [seat for seat in self.seats if seat.rank == 1]
         return [seat for seat in self.seats if self.label(seat) in winners]
 
     # --- the rounds -----------------------------------------------------------------

@@ -36,3 +36,7 @@ dispute_raised = Signal()
 dispute_answered = Signal()
 hall_message_changed = Signal()
 clock_changed = Signal()
+
+# - `door_changed(sender=Door, door)`: check-in at the door opened, closed or set otherwise
+#   (the hall's screens show its QR code while it is open, and their pages follow it).
+door_changed = Signal()

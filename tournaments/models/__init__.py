@@ -1,7 +1,9 @@
 """Every model of the site, one module an aggregate.
 
 `people` (clubs, players) ← `tournaments` (tournament, registrations, sessions, tables,
-seats) ← `games` (a table's game, its rounds and hands, the audit log) and `hall` (the venue's
+seats) ← `checkin` (the door) and `games` (a table's game, its rounds and hands, the audit
+log) ← `adjustments` (penalty and bonus points) ← `substitutions` (a seat changing hands, two
+seats swapped); `hall` (the venue's
 screens) ← `seasons` (tournaments ranked together) and `ratings` (the skill rating, a row per
 player per rated game); `downloads` (heavy files rendered by a task) ← `tournaments`: each
 module imports only those before it.
@@ -10,6 +12,8 @@ module imports only those before it.
 from __future__ import annotations
 
 from tournaments.models.accounts import AccountOrigin
+from tournaments.models.adjustments import Adjustment, AdjustmentChange
+from tournaments.models.checkin import Door, EntryRequest
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.games import (
     AlreadyApplied,
@@ -24,11 +28,16 @@ from tournaments.models.registrations import Registration
 from tournaments.models.rounds import GameChange, Hand, Round
 from tournaments.models.seats import GameRows
 from tournaments.models.sessions import Session
+from tournaments.models.substitutions import Substitution
 from tournaments.models.tables import Seat, SessionClockEvent, Table, TableCode
 from tournaments.models.tournaments import FALSE_YANIV_LABELS, PRESET_LABELS, Tournament
 
 __all__ = [
     "AccountOrigin",
+    "Adjustment",
+    "AdjustmentChange",
+    "Door",
+    "EntryRequest",
     "Confirmation",
     "Dispute",
     "TableCode",
@@ -50,6 +59,7 @@ __all__ = [
     "Session",
     "SessionClockEvent",
     "SheetChanged",
+    "Substitution",
     "TooManyDisputes",
     "Table",
     "Tournament",

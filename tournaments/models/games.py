@@ -28,6 +28,7 @@ from tournaments.models import rows
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
+from tournaments.models.seat_changes import SeatChanges
 from tournaments.models.seats import GameRows, save_standing, seat_labels
 from tournaments.models.sessions import Session, move_standings
 from tournaments.models.tables import Seat, Table, TableCode
@@ -106,7 +107,7 @@ class SheetChanged(Exception):
 _GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", "version"]
 
 
-class Game(models.Model):
+class Game(SeatChanges, models.Model):
     # Whether the game was finished when its change began (set under the lock).
     _was_finished: bool = False
 

@@ -20,8 +20,20 @@ from tournaments.models.visibility import model_named
 logger = logging.getLogger(__name__)
 
 
+class CheckInWay(models.TextChoices):
+    """How a player was checked in (the director's list at the door says it)."""
+
+    DESK = "desk", _("by the director")
+    PHONE = "phone", _("on their phone")
+    MEMBER_NUMBER = "member_number", _("on their phone, with their member number")
+    DESK_CODE = "desk_code", _("on their phone, with the desk's code")
+    REGISTERED = "registered", _("registered on their phone")
+
+
 class Registration(models.Model):
     """A player entered in a tournament; only checked-in players are seated."""
+
+    CheckInWay = CheckInWay
 
     tournament = models.ForeignKey(
         "tournaments.Tournament",
@@ -33,6 +45,13 @@ class Registration(models.Model):
         Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
+    # When and how the player last checked in (tournaments.models.checkin: at the door), and
+    # the phone they did it on (its id, `access.device_of`): that phone may undo it a while.
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    checked_in_how = models.CharField(
+        _("checked in"), max_length=14, choices=CheckInWay, blank=True
+    )
+    checked_in_device = models.CharField(max_length=16, blank=True, editable=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # A player who withdrew mid-tournament: drawn no more, their finished games counting as
     # they are. Who and why are kept with it (and in the log); `come_back` clears them.
@@ -68,12 +87,22 @@ class Registration(models.Model):
     def withdrawn(self) -> bool:
         return self.withdrawn_at is not None
 
-    def set_checked_in(self, checked_in: bool) -> None:
-        """Check the player in or out; a withdrawn player returns first (`come_back`)."""
+    def set_checked_in(
+        self, checked_in: bool, *, how: str = CheckInWay.DESK, device: str = ""
+    ) -> None:
+        """Check the player in (`how`: by the director, or on a phone with its id) or out; a
+        withdrawn player returns first (`come_back`)."""
         if checked_in and self.withdrawn:
             raise Refused("withdrawn_check_in", name=self.player.name)
+        if checked_in and not self.checked_in:
+            self.checked_in_at, self.checked_in_how = timezone.now(), how
+            self.checked_in_device = device
+        elif not checked_in:
+            self.checked_in_at, self.checked_in_how, self.checked_in_device = None, "", ""
         self.checked_in = checked_in
-        self.save(update_fields=["checked_in"])
+        self.save(
+            update_fields=["checked_in", "checked_in_at", "checked_in_how", "checked_in_device"]
+        )
 
     def withdraw(self, reason: str, *, by: Any) -> list[Table]:
         """The player withdraws: checked out, never drawn again, in one transaction.
@@ -92,8 +121,17 @@ class Registration(models.Model):
                 raise Refused("withdrawn_already", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by = timezone.now(), by
             locked.withdrawal_reason, locked.checked_in = reason, False
+            locked.checked_in_at, locked.checked_in_how, locked.checked_in_device = None, "", ""
             locked.save(
-                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+                update_fields=[
+                    "withdrawn_at",
+                    "withdrawn_by",
+                    "withdrawal_reason",
+                    "checked_in",
+                    "checked_in_at",
+                    "checked_in_how",
+                    "checked_in_device",
+                ]
             )
             locked._standings_changed()
         self.withdrawn_at, self.withdrawn_by = locked.withdrawn_at, locked.withdrawn_by
@@ -126,8 +164,16 @@ class Registration(models.Model):
                 raise Refused("not_withdrawn", name=self.player.name)
             locked.withdrawn_at, locked.withdrawn_by, locked.withdrawal_reason = None, None, ""
             locked.checked_in = True
+            locked.checked_in_at, locked.checked_in_how = timezone.now(), CheckInWay.DESK
             locked.save(
-                update_fields=["withdrawn_at", "withdrawn_by", "withdrawal_reason", "checked_in"]
+                update_fields=[
+                    "withdrawn_at",
+                    "withdrawn_by",
+                    "withdrawal_reason",
+                    "checked_in",
+                    "checked_in_at",
+                    "checked_in_how",
+                ]
             )
             locked._standings_changed()
         self.withdrawn_at, self.withdrawn_by, self.withdrawal_reason = None, None, ""

@@ -95,6 +95,10 @@ class GameChange(models.Model):
         DISPUTE = "dispute", gettext_lazy("disputed")
         RESOLVE = "resolve", gettext_lazy("resolved a dispute by correcting")
         DISMISS = "dismiss", gettext_lazy("dismissed a dispute about")
+        # Beside the rounds: game points given, a substitute, seats typed wrongly.
+        ADJUST = "adjust", gettext_lazy("changed the points given")
+        SUBSTITUTE = "substitute", gettext_lazy("brought in a substitute")
+        RESEAT = "reseat", gettext_lazy("swapped two seats")
 
     game = models.ForeignKey("tournaments.Game", on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=10, choices=Action)

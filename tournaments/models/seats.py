@@ -145,9 +145,27 @@ def save_standing(seats: Sequence[Seat]) -> None:
     """The seats' cached totals, ranks and rounds out, in one statement: as an upsert of the
     locked rows (INSERT … ON CONFLICT (id) DO UPDATE) rather than `bulk_update`, whose CASE
     per column and seat cost more to build than a round's other statements together."""
+    rank_with_adjustments(seats)
     Seat.objects.bulk_create(
         seats,
         update_conflicts=True,
         unique_fields=["id"],
-        update_fields=["total", "rank", "out_after"],
+        update_fields=["total", "rank", "out_after", "adjustment"],
     )
+
+
+def rank_with_adjustments(seats: Sequence[Seat]) -> None:
+    """The game's ranks by the seats' totals with the game points a director gave them
+    (`Seat.adjustment`: they count in the result, not in the rounds' play), as the engine
+    ranks (under elimination, who went out later first). Nothing to do without any."""
+    if not any(seat.adjustment for seat in seats) or any(seat.rank is None for seat in seats):
+        return
+    keys = [str(seat.pk) for seat in seats]
+    ranking = rules.rank(
+        keys,
+        {str(seat.pk): seat.adjusted_total for seat in seats},
+        {str(seat.pk): seat.out_after for seat in seats if seat.out_after is not None} or None,
+    )
+    ranks = {placing.player: placing.rank for placing in ranking}
+    for seat in seats:
+        seat.rank = ranks[str(seat.pk)]

@@ -150,6 +150,11 @@ class Seat(models.Model):
     # Elimination: the round after which the player went out (cached like the total), so that
     # the next round is scored from the seats alone.
     out_after = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # The game points a director gave the seat (penalties less bonuses: the seat's
+    # `Adjustment`s, tournaments.models.adjustments), cached by each of their changes. They
+    # count in the game's result (`adjusted_total`, the rank) but never in the rounds' play:
+    # `total` stays the engine's, from which the next round is scored.
+    adjustment = models.IntegerField(_("game points given"), default=0, editable=False)
 
     class Meta:
         ordering = ["table", "position"]
@@ -166,6 +171,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} (seat {self.position})"
+
+    @property
+    def adjusted_total(self) -> int:
+        """The seat's total in the game's result: the rounds' total and the game points a
+        director gave (docs/standings.md, "Penalty and bonus points")."""
+        return self.total + self.adjustment
 
 
 class TableCode(models.Model):

@@ -10,7 +10,7 @@ import functools
 import logging
 import operator
 import secrets
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, Self
 
@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connections, models, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import finals, seating, standings
@@ -25,6 +26,7 @@ from scoring.errors import FinalError
 from scoring.finals import CarryOver
 from scoring.rules import BELGIAN, RULESETS, FalseYaniv, GameError, Ruleset
 from scoring.seating import Draw
+from scoring.standings import Standing
 from tournaments.clock import AtTimeLimit
 from tournaments.errors import Refused
 from tournaments.models.accounts import Accounts
@@ -52,6 +54,10 @@ PRESET_LABELS = {
     "wikipedia_en": _("English Wikipedia"),
     "wikipedia_fr": _("French Wikipedia"),
 }
+
+
+# Fields a tournament's save never writes: each has its one writer, with an UPDATE of its own.
+_WRITTEN_BY_THEIR_OWN = frozenset({"standings_version", "has_adjustments", "has_substitutes"})
 
 
 def _player_id(player: object) -> int:
@@ -309,6 +315,28 @@ class Tournament(Accounts, Directed):
         help_text=_("What the tables do when their session's time limit is reached."),
     )
 
+    # A substitute took a seat mid-game (tournaments.models.substitutions): whom the game's
+    # result credits in the standings (scoring.standings.credited_standings).
+    class SubstituteCredit(models.TextChoices):
+        ORIGINAL = standings.CREDIT_ORIGINAL, _("The player who began the game")
+        SUBSTITUTE = standings.CREDIT_SUBSTITUTE, _("The substitute who finished it")
+        SPLIT = standings.CREDIT_SPLIT, _("Both, shared by the rounds each played")
+
+    substitute_credit = models.CharField(
+        _("a substitute's game counts for"),
+        max_length=10,
+        choices=SubstituteCredit,
+        default=SubstituteCredit.ORIGINAL,
+        help_text=_(
+            "When a player leaves mid-game and a substitute takes the seat: whom the game's "
+            "result (its placement points) credits in the standings."
+        ),
+    )
+    # Set by the first penalty or bonus, and the first substitute (never by `save`): the
+    # standings read them (one more query) only then.
+    has_adjustments = models.BooleanField(default=False, editable=False)
+    has_substitutes = models.BooleanField(default=False, editable=False)
+
     objects = TournamentQuerySet.as_manager()
 
     class Meta:
@@ -351,7 +379,7 @@ class Tournament(Accounts, Directed):
                 for field in self._meta.concrete_fields
                 if not field.primary_key
                 and field.attname not in deferred
-                and field.attname != "standings_version"
+                and field.attname not in _WRITTEN_BY_THEIR_OWN
             ]
         super().save(*args, **kwargs)
 
@@ -418,7 +446,7 @@ class Tournament(Accounts, Directed):
             params.append(stage)
         number = "s.number, " if with_session else ""
         sql = (
-            f"SELECT st.player_id, st.table_id, {number}st.total, st.rank, "
+            f"SELECT st.player_id, st.table_id, {number}st.total + st.adjustment, st.rank, "
             "g.signed_off_at IS NULL "
             f"FROM {seat} st JOIN {table} t ON t.id = st.table_id "
             f"JOIN {session_table} s ON s.id = t.session_id JOIN {game} g ON g.table_id = t.id "
@@ -434,7 +462,7 @@ class Tournament(Accounts, Directed):
         Overall, they are the qualifying sessions' (a final's game is not one more game of
         the same kind: `final_standings` places its players above the rest)."""
         stage = Session.Stage.QUALIFYING if self.has_final else None
-        ranking = standings.standings_of_results(self._finished_rows(session, stage))
+        ranking = self.ranked_results(self._finished_rows(session, stage), session, stage)
         players = self.standing_players(map(_PLAYER, ranking))
         withdrawn = {player.pk for player in players.values() if player.withdrawn}
         if withdrawn or self.ranking != standings.BY_TOTAL:
@@ -445,6 +473,28 @@ class Tournament(Accounts, Directed):
         if len(set(map(_PLACE, ranking))) < len(ranking):
             rows.sort(key=_place_and_name)
         return rows
+
+    def ranked_results(
+        self, rows: Sequence[Any], session: Session | None, stage: str | None
+    ) -> list[Standing]:
+        """The finished seats' results (`standings.SeatResult`s, their totals with the game
+        points given) ranked: credited by the tournament's rule where a substitute took a
+        seat, with the placement points a director gave. Those are read (one query each)
+        only once the tournament has any: their models come after this one, and are reached
+        by name. The seasons rank a tournament's results through it too."""
+        stints = (
+            model_named("Substitution").stints_of(self.pk, session, stage)
+            if self.has_substitutes
+            else {}
+        )
+        if stints:
+            ranking = standings.credited_standings(rows, stints, self.substitute_credit)
+        else:
+            ranking = standings.standings_of_results(list(rows))
+        if self.has_adjustments:
+            given = model_named("Adjustment").placement_given(self.pk, session, stage)
+            ranking = standings.adjusted(ranking, given)
+        return ranking
 
     def standing_players(self, ids: Iterable[Hashable]) -> dict[Hashable, StandingPlayer]:
         """The players of these ids as the standings show them, by id (one query). Raw SQL,
@@ -524,11 +574,19 @@ class Tournament(Accounts, Directed):
         super().save_with_director(user)
 
     def check_in_all(self, checked_in: bool) -> int:
-        """Check every registered player in or out, withdrawn players aside; how many changed."""
+        """Check every registered player in or out (by the director), withdrawn players
+        aside; how many changed."""
+        if checked_in:
+            marks: dict[str, Any] = {
+                "checked_in_at": timezone.now(),
+                "checked_in_how": Registration.CheckInWay.DESK,
+            }
+        else:
+            marks = {"checked_in_at": None, "checked_in_how": ""}
         return (
             self.registrations.filter(withdrawn_at__isnull=True)
             .exclude(checked_in=checked_in)
-            .update(checked_in=checked_in)
+            .update(checked_in=checked_in, checked_in_device="", **marks)
         )
 
     @property

@@ -16,6 +16,8 @@ from tournaments import caching, statistics, texts
 from tournaments.access import get_tournament_for_viewer
 from tournaments.models import Player, Seat, Session, Table, Tournament
 from tournaments.models.sessions import UnfinishedGames
+from tournaments.models.substitutions import played_rounds
+from tournaments.notes import standings_notes
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
@@ -177,6 +179,8 @@ def _standings_table(
             ),
             # The tables still playing, named: their players are not in the standings yet.
             "still_playing": SimpleLazyObject(lambda: _still_playing(tournament, session)),
+            # Penalty and bonus points, substitutes: the marks and their reasons.
+            "notes": SimpleLazyObject(lambda: standings_notes(tournament, session)),
         },
     )
 
@@ -209,17 +213,26 @@ def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_safe
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
+    # Their seats, and the seats they left to a substitute (the rounds they played there).
+    played = Q(player_id=player_id)
+    if tournament.has_substitutes:
+        played |= Q(substitutions__player_out_id=player_id)
     seats = list(
-        Seat.objects.filter(player_id=player_id, table__session__tournament=tournament)
+        Seat.objects.filter(played, table__session__tournament=tournament)
+        .distinct()
         .select_related("player__club", "table__session", "table__game")
         .order_by("table__session__number")
     )
-    if not seats:
-        player = get_object_or_404(
-            Player.objects.filter(registrations__tournament=tournament), pk=player_id
-        )
+    mine = [seat for seat in seats if seat.player_id == player_id]
+    if mine:
+        player = mine[0].player
     else:
-        player = seats[0].player
+        player = get_object_or_404(
+            Player.objects.filter(
+                Q(registrations__tournament=tournament) | Q(pk__in=[s.player_id for s in seats])
+            ).distinct(),
+            pk=player_id,
+        )
     for seat in seats:
         # Every game is of this tournament: its rule set is asked once.
         seat.table.session.tournament = tournament
@@ -228,6 +241,9 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
         {"seat": seat, "column": sheet.sheet.column(sheet.label(seat)), "sheet": sheet}
         for seat, sheet in zip(seats, sheets, strict=True)
     ]
+    turns = played_rounds(seats) if tournament.has_substitutes else {}
+    for game, seat in zip(games, seats, strict=True):
+        game["turns"] = turns.get(seat.pk, [])
     overall = {standing.player: standing for standing, _ in tournament.standings()}
     return render(
         request,
@@ -237,5 +253,7 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
             "player": player,
             "games": games,
             "standing": overall.get(player.pk),
+            # Penalty and bonus points, substitutes: what the standings mark beside them.
+            "notes": standings_notes(tournament).get(player.pk, []),
         },
     )
