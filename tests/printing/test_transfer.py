@@ -155,6 +155,15 @@ for tournament in Tournament.objects.order_by("slug"):
         for table in part["tables"]:
             for taken in table["seats"]:
                 taken["player"] = names[taken["player"]]
+                for change in taken.get("substitutes", []):
+                    for key in ("player_out", "player_in"):
+                        change[key] = names[change[key]]
+    for adjustment in data.get("adjustments", []):
+        adjustment["player"] = names[adjustment["player"]]
+    for figures in data.get("statistics", {}).get("players", []):
+        figures["player"] = names[figures["player"]]
+    for fact in data.get("statistics", {}).get("facts", []):
+        fact["players"] = [names[player] for player in fact["players"]]
     seats = Seat.objects.filter(table__session__tournament=tournament).order_by(*seat)
     hands = Hand.objects.filter(round__game__table__session__tournament=tournament)
     every[tournament.slug] = {

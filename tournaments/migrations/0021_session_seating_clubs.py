@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='session',
             name='seating',
-            field=models.CharField(choices=[('random', 'Random, fewest repeat meetings'), ('clubs', 'Random, clubmates apart as if they had met before'), ('clubs_last', 'Random, fewest repeat meetings, then clubmates apart'), ('standings', 'By standings (similar ranks together)'), ('manual', 'Manual')], default='random', max_length=10, verbose_name='seating'),
+            field=models.CharField(choices=[('random', 'Random, fewest repeat meetings'), ('clubs', 'Random, clubmates apart'), ('clubs_last', 'Random, clubs apart if possible'), ('standings', 'By standings (similar ranks together)'), ('manual', 'Manual')], default='random', max_length=10, verbose_name='seating'),
         ),
     ]

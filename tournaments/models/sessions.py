@@ -134,8 +134,8 @@ class Session(models.Model):
         RANDOM = "random", _("Random, fewest repeat meetings")
         # Clubmates apart (scoring.seating.ClubWeight): a clubmate weighs as a player met
         # before, or below every repeat meeting.
-        CLUBS = "clubs", _("Random, clubmates apart as if they had met before")
-        CLUBS_LAST = "clubs_last", _("Random, fewest repeat meetings, then clubmates apart")
+        CLUBS = "clubs", _("Random, clubmates apart")
+        CLUBS_LAST = "clubs_last", _("Random, clubs apart if possible")
         STANDINGS = "standings", _("By standings (similar ranks together)")
         MANUAL = "manual", _("Manual")
 
