@@ -48,6 +48,48 @@ class Assaf(enum.StrEnum):
     HAND_PLUS = "hand_plus"
     # Exactly `Ruleset.assaf_penalty`, whatever their hand (a house rule: 25 or 30).
     FLAT = "flat"
+    # Their hand plus the penalty once per player at or below their hand: `assaf_penalty`
+    # for the first, `assaf_extra` for each other one (English Wikipedia: +30 each, or +20).
+    PER_CHALLENGER = "per_challenger"
+    # The sum of every other player's hand ("everyone's cards", English Wikipedia).
+    OTHERS_CARDS = "others_cards"
+
+
+class FaceValues(enum.StrEnum):
+    """What a jack, queen and king are worth."""
+
+    # Every picture card is 10 (every preset).
+    TEN = "10"
+    # Jack 11, queen 12, king 13 (the Dhumbal/Jhyap family, older English Wikipedia).
+    ELEVEN_TWELVE_THIRTEEN = "11-12-13"
+
+
+class JoinStart(enum.StrEnum):
+    """The total a player joining a game in progress starts on (or a number)."""
+
+    # The highest total of the players still in.
+    HIGHEST = "highest"
+    # Their average, rounded to the nearest whole number (halves up).
+    AVERAGE = "average"
+    ZERO = "zero"
+
+
+@dataclass(frozen=True)
+class WinStreak:
+    """`{"wins": n, "points": p}`: a player who wins n rounds in a row scores p (-10: a bonus)."""
+
+    wins: int
+    points: int
+
+
+@dataclass(frozen=True)
+class AssafReset:
+    """`{"assafs": n, "reset": true}`: a player's n-th Assaf puts their total back to 0."""
+
+    assafs: int
+
+
+StreakRule = WinStreak | AssafReset
 
 
 class AssafZero(enum.StrEnum):
@@ -85,8 +127,10 @@ class Ruleset:
     name: str = "belgian"
     min_players: int = 2
     max_players: int = 8
-    # Cards dealt, and so held at most (Board Game Arena deals 3 to 5); a card is worth 10 at most.
+    # Cards dealt, and so held at most (Board Game Arena deals 3 to 5, others 7).
     cards_dealt: int = 5
+    # A picture card is worth 10, or 11-12-13: a hand is at most the highest card x cards dealt.
+    face_values: FaceValues = FaceValues.TEN
     yaniv_limit: int = 5
     challenge: Challenge = Challenge.ALONG
     along_penalty: int = 32
@@ -94,6 +138,9 @@ class Ruleset:
     # (RULES.md [interpretation]), or exactly the penalty (`Assaf.FLAT`).
     assaf: Assaf = Assaf.HAND_PLUS
     assaf_penalty: int = 30
+    # `Assaf.PER_CHALLENGER`: the penalty for the second and later players at or below the
+    # caller (None: `assaf_penalty` again).
+    assaf_extra: int | None = None
     # Who scores 0 in an Assaf (wikipedia_en: the lowest challenger(s)).
     assaf_zero: AssafZero = AssafZero.NOBODY
     # The preset's rule for a call above the limit: a false Yaniv (Belgian), else refused as
@@ -117,10 +164,35 @@ class Ruleset:
     deals_per_player: int = 0
     # Players with one deck at most; more players play with two.
     one_deck_up_to: int = 4
+    # Points added per joker still held by a player who did not call (a house rule: 10 or 25).
+    joker_held: int = 0
+    # What a joker held counts in a hand (0, or a negative number: -5). Hands are entered
+    # without their jokers; a round's `jokers` says who held how many.
+    joker_value: int = 0
+    # Win streaks and Assaf resets, applied after a round's reductions.
+    streak_bonus: tuple[StreakRule, ...] = ()
+
+    @property
+    def highest_card(self) -> int:
+        return 13 if self.face_values is FaceValues.ELEVEN_TWELVE_THIRTEEN else 10
 
     @property
     def max_hand(self) -> int:
-        return 10 * self.cards_dealt
+        return self.highest_card * self.cards_dealt
+
+    @property
+    def max_jokers(self) -> int:
+        """The jokers one player can hold: as many as the cards dealt, 2 a deck (two decks)."""
+        return min(self.cards_dealt, 4)
+
+    @property
+    def assaf_extra_penalty(self) -> int:
+        return self.assaf_penalty if self.assaf_extra is None else self.assaf_extra
+
+    @property
+    def may_go_negative(self) -> bool:
+        """A total can go below 0 only with a negative joker."""
+        return self.joker_value < 0
 
     @property
     def automatic_assaf(self) -> bool:
@@ -154,16 +226,35 @@ class Ruleset:
         limit unless the limit only warns, + the penalty; or the flat penalty).
         """
         most = self.max_hand
+        others = self.max_players - 1
         if self.challenge is Challenge.ALONG:
-            most = max(most, self.along_penalty * (self.max_players - 1))
+            most = max(most, self.along_penalty * others)
         elif self.assaf is Assaf.FLAT:
             most = max(most, self.assaf_penalty)
+        elif self.assaf is Assaf.OTHERS_CARDS:
+            most = max(most, self.max_hand * others)
         else:
             caller = self.max_hand if self.yaniv_limit_warns else self.yaniv_limit
-            most = max(most, caller + self.assaf_penalty)
+            most = max(most, caller + self.most_assaf_penalty)
         if self.scores_false_yaniv:
             most = max(most, self.false_yaniv_penalty + self.max_hand)
-        return most
+        return most + self.joker_held * self.max_jokers + self.most_streak_points
+
+    @property
+    def most_assaf_penalty(self) -> int:
+        """The penalty added to a caught caller's hand: once, or once per challenger."""
+        if self.assaf is Assaf.PER_CHALLENGER:
+            return self.assaf_penalty + self.assaf_extra_penalty * (self.max_players - 2)
+        return self.assaf_penalty
+
+    @property
+    def most_streak_points(self) -> int:
+        """The most a round's streak rules add to a total."""
+        return sum(
+            rule.points
+            for rule in self.streak_bonus
+            if isinstance(rule, WinStreak) and rule.points > 0
+        )
 
     @cached_property
     def reduction_steps(self) -> tuple[tuple[int, int], ...]:
@@ -229,14 +320,26 @@ class Ruleset:
 # --- options of a game record (and of a tournament) ---------------------------
 
 # The bounds of the options (RULES.md, "Rule options"). They keep every ruleset small to work
-# with: `reduction_steps` has at most MAX_REDUCTION_PAIRS + (MAX_TOTAL + 224) / MIN_EVERY
-# entries (1,042), whatever a record or a tournament's house rules say.
+# with: `reduction_steps` has at most MAX_REDUCTION_PAIRS + (MAX_TOTAL + MAX_ROUND_POINTS) /
+# MIN_EVERY entries (1,219), whatever a record or a tournament's house rules say.
 MAX_TOTAL = 10_000  # end_above, and the totals of `reductions` and `reduce_multiples`
 MAX_REDUCTION_PAIRS = 20
 MIN_EVERY = 10  # reduce_multiples: the smallest multiple
 MAX_ASSAF_PENALTY = 100
 # deals_per_player: 50 × 8 players = 400 rounds at most, far beyond a session.
 MAX_DEALS_PER_PLAYER = 50
+MAX_CARDS_DEALT = 7
+# The largest hand of any option set: 7 cards of 13 (a king).
+MAX_HAND = 13 * MAX_CARDS_DEALT
+# joker_held at most, and joker_value at least its negative.
+MAX_JOKER_POINTS = 50
+MAX_STREAK_RULES = 10
+# A streak rule's n (wins in a row, Assafs) and a win streak's points (either sign).
+MAX_STREAK = 50
+MAX_STREAK_POINTS = 100
+# The most a round can add to a total under any options: a caller caught by 7 players at 100
+# each with a hand of 91 (791), 4 jokers held at 50 (200), ten win-streak rules of 100 (1,000).
+MAX_ROUND_POINTS = 1_991
 
 
 def _option_error(code: str, **params: Any) -> GameError:
@@ -309,12 +412,49 @@ def _parse_reduce_multiples(value: object) -> tuple[int, int] | None:
     return (every, minus)
 
 
+def _parse_assaf_extra(value: object) -> int | None:
+    """A whole number 0-100, or null: `assaf_penalty` again."""
+    if value is None:
+        return None
+    return _whole_number("assaf_extra", 0, MAX_ASSAF_PENALTY)(value)
+
+
+def _streak_rule(value: object) -> StreakRule:
+    """`{"wins": n, "points": p}` or `{"assafs": n, "reset": true}`."""
+    if isinstance(value, Mapping) and set(value) == {"wins", "points"}:
+        wins, points = value["wins"], value["points"]
+        if type(wins) is int and type(points) is int:
+            if 1 <= wins <= MAX_STREAK and -MAX_STREAK_POINTS <= points <= MAX_STREAK_POINTS:
+                return WinStreak(wins=wins, points=points)
+            raise _option_error("streak_range", high=MAX_STREAK, points=MAX_STREAK_POINTS)
+    if isinstance(value, Mapping) and set(value) == {"assafs", "reset"}:
+        assafs = value["assafs"]
+        if type(assafs) is int and value["reset"] is True:
+            if 1 <= assafs <= MAX_STREAK:
+                return AssafReset(assafs=assafs)
+            raise _option_error("streak_range", high=MAX_STREAK, points=MAX_STREAK_POINTS)
+    raise _option_error("streak_rule")
+
+
+def _parse_streak_bonus(value: object) -> tuple[StreakRule, ...]:
+    """A list of at most MAX_STREAK_RULES streak rules; [] for none."""
+    if not isinstance(value, list | tuple):
+        raise _option_error("streak_list")
+    if len(value) > MAX_STREAK_RULES:
+        raise _option_error("streak_count", most=MAX_STREAK_RULES)
+    return tuple(_streak_rule(rule) for rule in value)
+
+
 def _dump(value: object) -> object:
     """An option's value as JSON holds it."""
     if isinstance(value, enum.StrEnum):
         return str(value)
     if isinstance(value, tuple):
         return [_dump(item) for item in value]
+    if isinstance(value, WinStreak):
+        return {"wins": value.wins, "points": value.points}
+    if isinstance(value, AssafReset):
+        return {"assafs": value.assafs, "reset": True}
     return value
 
 
@@ -323,7 +463,7 @@ OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], 
     MappingProxyType(
         {
             "false_yaniv": ("false_yaniv", _choice("false_yaniv", FalseYaniv), _dump),
-            "yaniv_limit": ("yaniv_limit", _whole_number("yaniv_limit", 0, 50), _dump),
+            "yaniv_limit": ("yaniv_limit", _whole_number("yaniv_limit", 0, MAX_HAND), _dump),
             "reductions": ("reduction_table", _parse_reductions, _dump),
             "reduce_multiples": ("reduce_multiples", _parse_reduce_multiples, _dump),
             "end": ("end", _choice("end", End), _dump),
@@ -333,7 +473,12 @@ OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], 
                 _whole_number("deals_per_player", 0, MAX_DEALS_PER_PLAYER),
                 _dump,
             ),
-            "cards_dealt": ("cards_dealt", _whole_number("cards_dealt", 1, 5), _dump),
+            "cards_dealt": (
+                "cards_dealt",
+                _whole_number("cards_dealt", 1, MAX_CARDS_DEALT),
+                _dump,
+            ),
+            "face_values": ("face_values", _choice("face_values", FaceValues), _dump),
             "one_deck_up_to": ("one_deck_up_to", _whole_number("one_deck_up_to", 1, 8), _dump),
             "assaf": ("assaf", _choice("assaf", Assaf), _dump),
             "assaf_penalty": (
@@ -348,6 +493,18 @@ OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], 
                 _dump,
             ),
             "yaniv_limit_warns": ("yaniv_limit_warns", _true_false("yaniv_limit_warns"), _dump),
+            "assaf_extra": ("assaf_extra", _parse_assaf_extra, _dump),
+            "joker_held": (
+                "joker_held",
+                _whole_number("joker_held", 0, MAX_JOKER_POINTS),
+                _dump,
+            ),
+            "joker_value": (
+                "joker_value",
+                _whole_number("joker_value", -MAX_JOKER_POINTS, 0),
+                _dump,
+            ),
+            "streak_bonus": ("streak_bonus", _parse_streak_bonus, _dump),
         }
     )
 )
@@ -399,22 +556,36 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
 
 
 @dataclass(frozen=True)
+class Join:
+    """A player joining the game before a round, seated at the end (clockwise)."""
+
+    name: str
+    # JoinStart, or the total itself.
+    start: JoinStart | int
+
+
+@dataclass(frozen=True)
 class Round:
     """The referee's raw entries for one round.
 
     Exactly one of `yaniv` (the caller) and `empty_hand` (the player who got
     rid of all cards) is set; `along` lists who went along with a Yaniv.
-    Under elimination `hands` names only the players still in.
+    Under elimination `hands` names only the players still in. `jokers`: the jokers each
+    player still held (their hand is entered without them); `joins`: who joins the game
+    before this round (and has a hand in it).
     """
 
     hands: Mapping[str, int]
     yaniv: str | None = None
     along: tuple[str, ...] = ()
     empty_hand: str | None = None
+    jokers: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    joins: Join | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", _frozen(self.hands))
         object.__setattr__(self, "along", tuple(self.along))
+        object.__setattr__(self, "jokers", _frozen(self.jokers))
 
 
 @dataclass(frozen=True)
@@ -432,6 +603,22 @@ class RoundResult:
     ends_game: bool = False
     # Under elimination: who went out after this round, seat order.
     eliminated: tuple[str, ...] = ()
+    # Who joined before this round, and the total they started on.
+    joined: tuple[str, int] | None = None
+    # Streak rules: the points a win streak added (after the reductions), who was reset to 0.
+    bonuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    resets: tuple[str, ...] = ()
+    # Every player's wins in a row and Assafs so far, after this round (the next round's
+    # streak rules start from them).
+    streaks: Mapping[str, Streak] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A player's rounds won in a row and Assafs made so far."""
+
+    wins: int = 0
+    assafs: int = 0
 
 
 @dataclass(frozen=True)
@@ -453,6 +640,8 @@ class GameResult:
     elimination: bool = False
     # Under elimination: player -> the round after which they went out.
     out_in_round: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # The ruleset has streak rules (each round's result then lists `bonuses` and `resets`).
+    streak_rules: bool = False
 
 
 @dataclass(frozen=True)
@@ -504,6 +693,7 @@ def check_round(
     for player in players:
         if not is_valid_hand(entries.hands[player], ruleset):
             raise error("hand_range", "hands", player, max=ruleset.max_hand)
+    check_jokers(players, entries, number, ruleset)
     if (entries.yaniv is None) == (entries.empty_hand is None):
         raise error("one_ending", "ending")
     if ruleset.automatic_assaf and entries.along:
@@ -511,7 +701,7 @@ def check_round(
     if entries.empty_hand is not None:
         if entries.empty_hand not in entries.hands:
             raise error("empty_hand_unknown", "empty_hand")
-        if entries.hands[entries.empty_hand] != 0:
+        if entries.hands[entries.empty_hand] != 0 or entries.jokers.get(entries.empty_hand):
             raise error("empty_hand_not_zero", "empty_hand", entries.empty_hand)
         if entries.along:
             raise error("no_along_after_empty_hand", "along")
@@ -522,8 +712,59 @@ def check_round(
         raise error("caller_along", "along", entries.yaniv)
     if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
         raise error("along_players", "along")
-    if ruleset.refuses_above_limit and entries.hands[entries.yaniv] > ruleset.yaniv_limit:
+    caller_hand = counted_hands(entries, ruleset)[entries.yaniv]
+    if ruleset.refuses_above_limit and caller_hand > ruleset.yaniv_limit:
         raise error("above_yaniv_limit", "yaniv", entries.yaniv, limit=ruleset.yaniv_limit)
+
+
+def check_jokers(players: Sequence[str], entries: Round, number: int, ruleset: Ruleset) -> None:
+    """The jokers held: by players of the round, 2 a deck at most, and room for them in the
+    hand (a hand with 2 jokers of 5 cards is at most 3 x the highest card)."""
+    for player, jokers in entries.jokers.items():
+        if (
+            player not in players
+            or type(jokers) is not int
+            or not 0 <= jokers <= ruleset.max_jokers
+        ):
+            raise GameError(
+                "jokers_players",
+                "jokers",
+                round_number=number,
+                player=None,
+                max=ruleset.max_jokers,
+            )
+        most = ruleset.highest_card * (ruleset.cards_dealt - jokers)
+        if entries.hands[player] > most:
+            raise GameError(
+                "hand_with_jokers",
+                "hands",
+                round_number=number,
+                player=player,
+                max=most,
+                jokers=jokers,
+            )
+    most = 2 * ruleset.decks(len(players))
+    if sum(entries.jokers.values()) > most:
+        raise GameError("jokers_count", "jokers", round_number=number, most=most)
+
+
+def check_join(
+    players: Sequence[str], totals: Mapping[str, int], join: Join, number: int, ruleset: Ruleset
+) -> None:
+    """A player joins with a new name, while a seat is free, on a start the rules know."""
+
+    def error(code: str, **params: Any) -> GameError:
+        return GameError(code, "joins", round_number=number, **params)
+
+    if len(players) >= ruleset.max_players:
+        raise error("join_full", high=ruleset.max_players)
+    if not isinstance(join.name, str) or not join.name.strip() or join.name in totals:
+        raise error("join_name")
+    start = join.start
+    if not isinstance(start, JoinStart) and (
+        type(start) is not int or not 0 <= start <= ruleset.end_above
+    ):
+        raise error("join_start", high=ruleset.end_above)
 
 
 def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarning, ...]:
@@ -546,6 +787,35 @@ def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarn
 def left_neighbour(players: Sequence[str], player: str) -> str:
     """The next seat clockwise; the last seat's neighbour is seat 1."""
     return players[(players.index(player) + 1) % len(players)]
+
+
+def counted_hands(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """Each hand as it counts: the entered cards plus `joker_value` a joker held."""
+    return {
+        player: hand + ruleset.joker_value * entries.jokers.get(player, 0)
+        for player, hand in entries.hands.items()
+    }
+
+
+def counted_round(entries: Round, ruleset: Ruleset) -> Round:
+    """The round with its hands as they count (the same round without a joker value)."""
+    if not ruleset.joker_value or not entries.jokers:
+        return entries
+    return dataclasses.replace(entries, hands=counted_hands(entries, ruleset))
+
+
+def join_start(playing: Sequence[str], totals: Mapping[str, int], start: JoinStart | int) -> int:
+    """The total a joining player starts on: the highest or the average of the players still
+    in (rounded to the nearest whole number, halves up), 0, or the number given."""
+    if start is JoinStart.HIGHEST:
+        return max(totals[player] for player in playing)
+    if start is JoinStart.AVERAGE:
+        count = len(playing)
+        return (2 * sum(totals[player] for player in playing) + count) // (2 * count)
+    if start is JoinStart.ZERO:
+        return 0
+    assert isinstance(start, int)
+    return start
 
 
 def yaniv_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
@@ -583,10 +853,7 @@ def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
     assert caller is not None
     caller_hand = entries.hands[caller]
     points = dict(entries.hands)
-    if ruleset.assaf is Assaf.FLAT:
-        points[caller] = ruleset.assaf_penalty
-    else:
-        points[caller] = caller_hand + ruleset.assaf_penalty
+    points[caller] = assaf_caller_points(entries, ruleset)
     if ruleset.assaf_zero is AssafZero.NOBODY:
         return points
     if ruleset.assaf_zero is AssafZero.LOWEST:
@@ -597,6 +864,95 @@ def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
         if player != caller and hand <= below:
             points[player] = 0
     return points
+
+
+def catchers(entries: Round) -> tuple[str, ...]:
+    """The players at or below the caller's hand (in an Assaf: who caught the caller)."""
+    caller = entries.yaniv
+    assert caller is not None
+    return tuple(
+        player
+        for player, hand in entries.hands.items()
+        if player != caller and hand <= entries.hands[caller]
+    )
+
+
+def assaf_caller_points(entries: Round, ruleset: Ruleset) -> int:
+    """What the caller caught by an Assaf scores, by the `assaf` option."""
+    caller = entries.yaniv
+    assert caller is not None
+    hand = entries.hands[caller]
+    if ruleset.assaf is Assaf.FLAT:
+        return ruleset.assaf_penalty
+    if ruleset.assaf is Assaf.PER_CHALLENGER:
+        extra = len(catchers(entries)) - 1
+        return hand + ruleset.assaf_penalty + ruleset.assaf_extra_penalty * extra
+    if ruleset.assaf is Assaf.OTHERS_CARDS:
+        return sum(other for player, other in entries.hands.items() if player != caller)
+    return hand + ruleset.assaf_penalty
+
+
+def joker_penalties(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """`joker_held` a joker still held by a player who did not call."""
+    return {
+        player: ruleset.joker_held * jokers
+        for player, jokers in entries.jokers.items()
+        if player != entries.yaniv and ruleset.joker_held * jokers
+    }
+
+
+def round_winner(entries: Round, kind: RoundKind) -> str | None:
+    """Who won the round for a win streak: the caller of a Yaniv nobody caught, or the player
+    who emptied their hand."""
+    if kind is RoundKind.EMPTY_HAND:
+        return entries.empty_hand
+    if kind is RoundKind.YANIV and not set(entries.along) & set(catchers(entries)):
+        return entries.yaniv
+    return None
+
+
+def round_assafs(entries: Round, kind: RoundKind) -> tuple[str, ...]:
+    """Who made an Assaf: in an Assaf every player at or below the caller, in a Belgian Yaniv
+    every player along at or below the caller."""
+    if kind is RoundKind.ASSAF:
+        return catchers(entries)
+    if kind is RoundKind.YANIV:
+        return tuple(player for player in catchers(entries) if player in entries.along)
+    return ()
+
+
+def next_streaks(
+    playing: Sequence[str], streaks: Mapping[str, Streak], entries: Round, kind: RoundKind
+) -> dict[str, Streak]:
+    """Every player's wins in a row and Assafs after this round."""
+    winner, assafs = round_winner(entries, kind), round_assafs(entries, kind)
+    after = dict(streaks)
+    for player in playing:
+        before = streaks.get(player, Streak())
+        after[player] = Streak(
+            wins=before.wins + 1 if player == winner else 0,
+            assafs=before.assafs + (player in assafs),
+        )
+    return after
+
+
+def streak_bonus(total: int, before: Streak, after: Streak, ruleset: Ruleset) -> int:
+    """What the win-streak rules add as a player reaches n wins in a row. A negative bonus
+    takes a total down to 0 at most."""
+    points = sum(
+        rule.points
+        for rule in ruleset.streak_bonus
+        if isinstance(rule, WinStreak) and before.wins < rule.wins == after.wins
+    )
+    return points if points >= 0 else max(points, -max(total, 0))
+
+
+def streak_resets(before: Streak, after: Streak, ruleset: Ruleset) -> bool:
+    """A player's n-th Assaf puts their total back to 0."""
+    return any(
+        isinstance(rule, AssafReset) and before.assafs < rule.assafs == after.assafs
+        for rule in ruleset.streak_bonus
+    )
 
 
 def false_yaniv_points(players: Sequence[str], entries: Round, ruleset: Ruleset) -> dict[str, int]:
@@ -713,30 +1069,43 @@ def score_round(
     number: int,
     ruleset: Ruleset = BELGIAN,
     out: Collection[str] = (),
+    streaks: Mapping[str, Streak] | None = None,
 ) -> RoundResult:
     """Score one round on top of the totals before it.
 
     `out`: the players eliminated in earlier rounds (elimination only); they
-    have no hand and keep their total.
+    have no hand and keep their total. `streaks`: every player's wins in a row and Assafs
+    before the round (the previous round's `streaks`; none before the first round).
+    A player joining before the round is seated at the end: the result's totals name them.
     """
     playing = still_in(players, out)
     if is_game_over(previous_totals, playing, ruleset) or is_dealt_out(
         number - 1, players, ruleset
     ):
         raise GameError("game_over", "rounds", round_number=number)
-    check_round(playing, entries, number, ruleset)
-    kind = round_kind(entries, ruleset)
-    points = round_points(kind, playing, entries, ruleset)
-    neighbour = None
-    if kind is RoundKind.FALSE_YANIV:
-        neighbour = left_neighbour(playing, entries.yaniv or "")
-    reductions = {}
     totals = {player: previous_totals.get(player, 0) for player in players}
+    joined = None
+    if entries.joins is not None:
+        check_join(players, totals, entries.joins, number, ruleset)
+        joined = (entries.joins.name, join_start(playing, totals, entries.joins.start))
+        players, playing = (*players, joined[0]), (*playing, joined[0])
+        totals[joined[0]] = joined[1]
+    check_round(playing, entries, number, ruleset)
+    counted = counted_round(entries, ruleset)
+    kind = round_kind(counted, ruleset)
+    points = round_points(kind, playing, counted, ruleset)
+    for player, penalty in joker_penalties(entries, ruleset).items():
+        points[player] += penalty
+    reductions = {}
     for player in playing:
         reduction = reduction_for(totals[player], points[player], ruleset)
         if reduction:
             reductions[player] = reduction
         totals[player] += points[player] - reduction
+    before = streaks or {}
+    # Only streak rules need the streaks: without them a result is as it always was.
+    after = next_streaks(playing, before, counted, kind) if ruleset.streak_bonus else {}
+    bonuses, resets = apply_streak_rules(playing, totals, before, after, ruleset)
     eliminated = players_going_out(playing, totals, ruleset) if ruleset.eliminates else ()
     return RoundResult(
         number=number,
@@ -744,11 +1113,42 @@ def score_round(
         points=_frozen({player: points[player] for player in playing}),
         reductions=_frozen(reductions),
         totals=_frozen(totals),
-        neighbour=neighbour,
+        neighbour=left_neighbour(playing, entries.yaniv or "")
+        if kind is RoundKind.FALSE_YANIV
+        else None,
         ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset)
         or is_dealt_out(number, players, ruleset),
         eliminated=eliminated,
+        joined=joined,
+        bonuses=_frozen(bonuses),
+        resets=resets,
+        streaks=MappingProxyType(after),
     )
+
+
+def apply_streak_rules(
+    playing: Sequence[str],
+    totals: dict[str, int],
+    before: Mapping[str, Streak],
+    after: Mapping[str, Streak],
+    ruleset: Ruleset,
+) -> tuple[dict[str, int], tuple[str, ...]]:
+    """After the reductions: add each win-streak bonus, then reset whoever made their n-th
+    Assaf to 0 (in `totals`). Returns the bonuses added and who was reset, seat order."""
+    bonuses: dict[str, int] = {}
+    resets: list[str] = []
+    if not ruleset.streak_bonus:
+        return bonuses, ()
+    for player in playing:
+        old, new = before.get(player, Streak()), after[player]
+        bonus = streak_bonus(totals[player], old, new, ruleset)
+        if bonus:
+            bonuses[player] = bonus
+            totals[player] += bonus
+        if streak_resets(old, new, ruleset):
+            resets.append(player)
+            totals[player] = 0
+    return bonuses, tuple(resets)
 
 
 def rank(
@@ -784,11 +1184,16 @@ def score_game(game: Game) -> GameResult:
     check_players(players, ruleset)
     totals: Mapping[str, int] = dict.fromkeys(players, 0)
     out_in_round: dict[str, int] = {}
+    streaks: Mapping[str, Streak] = {}
     results = []
     for number, entries in enumerate(game.rounds, start=1):
-        result = score_round(players, totals, entries, number, ruleset, out=tuple(out_in_round))
+        result = score_round(
+            players, totals, entries, number, ruleset, out=tuple(out_in_round), streaks=streaks
+        )
         results.append(result)
-        totals = result.totals
+        totals, streaks = result.totals, result.streaks
+        if result.joined is not None:
+            players = (*players, result.joined[0])
         out_in_round.update(dict.fromkeys(result.eliminated, number))
     finished = is_game_over(totals, still_in(players, out_in_round), ruleset) or is_dealt_out(
         len(results), players, ruleset
@@ -804,4 +1209,5 @@ def score_game(game: Game) -> GameResult:
         winners=winners,
         elimination=ruleset.eliminates,
         out_in_round=_frozen(out_in_round),
+        streak_rules=bool(ruleset.streak_bonus),
     )

@@ -28,7 +28,9 @@ from scoring.rules import (
     ISRAELI,
     MAX_ASSAF_PENALTY,
     MAX_DEALS_PER_PLAYER,
+    MAX_HAND,
     MAX_REDUCTION_PAIRS,
+    MAX_ROUND_POINTS,
     MAX_TOTAL,
     MIN_EVERY,
     OPTIONS,
@@ -51,8 +53,8 @@ from tests.scoring.vectors import OPTION_VECTORS_DIR, load, option_vector_files,
 
 SEATS = ("Ann", "Bart", "Chris", "Dirk")
 # The most reduction steps any allowed options give (docs/rules.md, "Bounds"): the table's 20
-# totals and every multiple of 10 up to 10,000 + the most points of a round (224).
-MOST_STEPS = MAX_REDUCTION_PAIRS + (MAX_TOTAL + 224) // MIN_EVERY
+# totals and every multiple of 10 up to 10,000 + the most points of a round (MAX_ROUND_POINTS).
+MOST_STEPS = MAX_REDUCTION_PAIRS + (MAX_TOTAL + MAX_ROUND_POINTS) // MIN_EVERY
 
 
 def hands(*values: int) -> dict[str, int]:
@@ -122,9 +124,11 @@ def test_the_multiple_rules_smallest_and_largest_every_are_accepted():
 @pytest.mark.parametrize(
     ("option", "low", "high"),
     [
-        ("yaniv_limit", 0, 50),
+        ("yaniv_limit", 0, MAX_HAND),
         ("end_above", 1, MAX_TOTAL),
-        ("cards_dealt", 1, 5),
+        ("cards_dealt", 1, 7),
+        ("joker_held", 0, 50),
+        ("joker_value", -50, 0),
         ("one_deck_up_to", 1, 8),
         ("assaf_penalty", 0, MAX_ASSAF_PENALTY),
         ("deals_per_player", 0, MAX_DEALS_PER_PLAYER),
@@ -148,7 +152,11 @@ def test_the_flags_are_true_or_false(option, value):
 
 @pytest.mark.parametrize(
     ("option", "choices"),
-    [("assaf", "hand_plus, flat"), ("assaf_zero", "nobody, lowest, at_or_below_caller")],
+    [
+        ("assaf", "hand_plus, flat, per_challenger, others_cards"),
+        ("assaf_zero", "nobody, lowest, at_or_below_caller"),
+        ("face_values", "10, 11-12-13"),
+    ],
 )
 def test_the_assaf_choices_are_named(option, choices):
     assert str(refused({option: "Flat"})) == f"options: {option} must be one of {choices}"
@@ -185,13 +193,29 @@ def test_the_worst_allowed_options_give_a_bounded_number_of_reduction_steps():
         }
     )
     assert worst.max_round_points == 224
-    assert len(worst.reduction_steps) == MOST_STEPS == 1_042
+    assert len(worst.reduction_steps) == 1_042
+    worst = WIKIPEDIA_EN.with_options(
+        {
+            "reductions": [[total, 0] for total in range(1, 30) if total % 10][:20],
+            "reduce_multiples": [MIN_EVERY, 1],
+            "end_above": MAX_TOTAL,
+            "cards_dealt": 7,
+            "face_values": "11-12-13",
+            "yaniv_limit_warns": True,
+            "assaf": "per_challenger",
+            "assaf_penalty": 100,
+            "joker_held": 50,
+            "streak_bonus": [{"wins": n, "points": 100} for n in range(1, 11)],
+        }
+    )
+    assert worst.max_round_points == MAX_ROUND_POINTS == 1_991
+    assert len(worst.reduction_steps) == MOST_STEPS == 1_219
     rng = random.Random(13)
     for preset in RULESETS.values():
         for _ in range(50):
             ruleset = preset.with_options(random_options(rng))
             assert len(ruleset.reduction_steps) <= MOST_STEPS
-            assert ruleset.max_round_points <= 224
+            assert ruleset.max_round_points <= MAX_ROUND_POINTS
 
 
 def test_the_reduction_steps_are_computed_once_per_ruleset():
@@ -411,7 +435,7 @@ def test_the_new_options_survive_the_record_round_trip():
     game = Game(SEATS, (Round(hands(8, 3, 12, 30), yaniv="Ann"),), ruleset)
     assert game_to_record(game)["options"] == options
     assert game_from_record(game_to_record(game)) == game
-    assert list(OPTIONS)[-5:] == list(options)
+    assert list(OPTIONS)[-9:-4] == list(options)
 
 
 # --- the game ends after a number of deals (deals_per_player) ---------------------------------
