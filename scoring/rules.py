@@ -346,31 +346,57 @@ def _option_error(code: str, **params: Any) -> GameError:
     return GameError(code, "options", **params)
 
 
-def _whole_number(option: str, low: int, high: int) -> Callable[[object], int]:
-    def parse(value: object) -> int:
-        if type(value) is not int or not low <= value <= high:
-            raise _option_error("option_whole_number", option=option, low=low, high=high)
+@dataclass(frozen=True)
+class _WholeNumber:
+    """An option that is a whole number from `low` to `high`."""
+
+    option: str
+    low: int
+    high: int
+
+    def __call__(self, value: object) -> int:
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise _option_error(
+                "option_whole_number", option=self.option, low=self.low, high=self.high
+            )
         return value
 
-    return parse
+    def data(self) -> dict[str, object]:
+        return {"kind": "whole_number", "low": self.low, "high": self.high}
 
 
-def _choice(option: str, choices: type[enum.StrEnum]) -> Callable[[object], enum.StrEnum]:
-    def parse(value: object) -> enum.StrEnum:
-        if isinstance(value, str) and value in set(choices):
-            return choices(value)
-        raise _option_error("option_choice", option=option, choices=", ".join(choices))
+@dataclass(frozen=True)
+class _Choice:
+    """An option that is one of the values of an enumeration."""
 
-    return parse
+    option: str
+    choices: type[enum.StrEnum]
+
+    def __call__(self, value: object) -> enum.StrEnum:
+        if isinstance(value, str) and value in set(self.choices):
+            return self.choices(value)
+        raise _option_error("option_choice", option=self.option, choices=", ".join(self.choices))
+
+    def data(self) -> dict[str, object]:
+        return {"kind": "choice", "choices": [str(choice) for choice in self.choices]}
 
 
-def _true_false(option: str) -> Callable[[object], bool]:
-    def parse(value: object) -> bool:
+@dataclass(frozen=True)
+class _TrueFalse:
+    """An option that is true or false."""
+
+    option: str
+
+    def __call__(self, value: object) -> bool:
         if type(value) is not bool:
-            raise _option_error("option_true_false", option=option)
+            raise _option_error("option_true_false", option=self.option)
         return value
 
-    return parse
+    def data(self) -> dict[str, object]:
+        return {"kind": "true_false"}
+
+
+_whole_number, _choice, _true_false = _WholeNumber, _Choice, _TrueFalse
 
 
 def _reduction_pair(option: str, value: object) -> tuple[int, int]:
@@ -771,7 +797,7 @@ def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarn
     """What a referee is warned of in a valid round: a call above a limit that only warns."""
     caller = entries.yaniv
     if ruleset.yaniv_limit_warns and caller is not None:
-        hand = entries.hands[caller]
+        hand = counted_hands(entries, ruleset)[caller]
         if hand > ruleset.yaniv_limit:
             return (
                 GameWarning(
