@@ -520,12 +520,20 @@ def test_the_option_vectors_cover_every_new_house_rule():
     assert {path.parent for path in OPTION_VECTORS} == {
         OPTION_VECTORS_DIR,
         OPTION_VECTORS_DIR / "errors",
+        OPTION_VECTORS_DIR / "peers",
     }
-    used = {name for path in OPTION_SCORED for name in load(path)["game"]["options"]}
+    games = [load(path)["game"] for path in OPTION_SCORED]
+    used = {name for game in games for name in game.get("options", {})}
     assert used >= {"assaf", "assaf_penalty", "assaf_zero", "reduction_needs_points"}
     assert "yaniv_limit_warns" in used
     assert "deals_per_player" in used
-    assert {load(path)["game"]["ruleset"] for path in OPTION_SCORED} == set(RULESETS)
+    # Issue 37: every option, and rounds with jokers and players joining.
+    assert used == set(OPTIONS) - {"false_yaniv", "one_deck_up_to", "yaniv_limit"}
+    rounds = [entry for game in games for entry in game["rounds"]]
+    assert any("jokers" in entry for entry in rounds)
+    starts = {entry["joins"]["start"] for entry in rounds if "joins" in entry}
+    assert {"highest", "average", "zero", 87} <= starts
+    assert {game.get("ruleset", "belgian") for game in games} == set(RULESETS)
 
 
 @pytest.mark.parametrize("path", OPTION_SCORED, ids=vector_id)
