@@ -4,6 +4,8 @@ drawn by the generator the JS comparison uses."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,7 +61,10 @@ def test_a_joiner_starts_on_what_their_rule_says(rng):
 @given(st.randoms(use_true_random=False))
 def test_scoring_a_game_equals_scoring_its_rounds_one_by_one_with_the_streaks(rng):
     game, result = scored(random_game(rng))
-    players, totals, out, streaks = game.players, {}, (), {}
+    players = game.players
+    totals: Mapping[str, int] = {}
+    out: tuple[str, ...] = ()
+    streaks: Mapping[str, Streak] = {}
     for number, entries in enumerate(game.rounds, start=1):
         one = score_round(players, totals, entries, number, game.ruleset, out, streaks)
         assert one == result.rounds[number - 1]
