@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from scoring import rules
+from scoring import ruleset as rules
 from scoring.errors import ENGINE_CODES, GAME_MESSAGES, WARNING_MESSAGES
 
 ENGINE = Path(__file__).resolve().parents[1] / "static" / "js" / "yaniv-engine.js"
@@ -61,7 +61,7 @@ def camel(name: str) -> str:
 
 def _fields(ruleset: rules.Ruleset) -> dict[str, Any]:
     return {
-        camel(field.name): rules._dump(getattr(ruleset, field.name))
+        camel(field.name): rules.dump_option(getattr(ruleset, field.name))
         for field in dataclasses.fields(ruleset)
     }
 

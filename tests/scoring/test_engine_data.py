@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from scoring import engine_data, rules
+from scoring import engine_data, rules, ruleset
 from scoring.errors import ENGINE_CODES, GAME_MESSAGES
 
 
@@ -22,7 +22,7 @@ def test_the_committed_script_holds_the_data_python_writes_now():
 
 
 def test_a_changed_bound_makes_the_script_out_of_date(monkeypatch):
-    monkeypatch.setattr(rules, "MAX_STREAK_POINTS", 99)
+    monkeypatch.setattr(ruleset, "MAX_STREAK_POINTS", 99)
     script = engine_data.ENGINE.read_text("utf-8")
     assert engine_data.with_block(script) != script
 

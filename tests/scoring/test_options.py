@@ -544,7 +544,10 @@ def test_an_option_vector_survives_the_record_round_trip_and_prints_as_a_table(p
     assert result_to_record(score_game(game)) == vector["expected"]
     out = io.StringIO()
     call_command("score_game", str(path), "--format", "table", stdout=out)
-    assert out.getvalue().splitlines()[0].split() == ["round", "kind", *vector["game"]["players"]]
+    # A player who joins gets a column after the players seated first.
+    joiners = [entry["joins"]["name"] for entry in vector["game"]["rounds"] if "joins" in entry]
+    header = ["round", "kind", *vector["game"]["players"], *joiners]
+    assert out.getvalue().splitlines()[0].split() == header
 
 
 # --- the JSON reader (scoring.records.read_json) -----------------------------------------------
