@@ -37,6 +37,18 @@ GAME_MESSAGES: Mapping[str, str] = MappingProxyType(
         "along_players": gettext_noop("along must list players in the game once"),
         "above_yaniv_limit": gettext_noop("Yaniv needs a hand of %(limit)s or less"),
         "game_over": gettext_noop("the game is already over"),
+        "jokers_players": gettext_noop(
+            "jokers must name players of the round, each holding 0-%(max)s"
+        ),
+        "hand_with_jokers": gettext_noop(
+            "hand of %(player)s must be an integer 0-%(max)s beside %(jokers)s joker(s)"
+        ),
+        "jokers_count": gettext_noop("at most %(most)s jokers in a round (2 a deck)"),
+        "join_full": gettext_noop("%(high)s players at most: nobody can join"),
+        "join_name": gettext_noop("a player joining needs a name not yet in the game"),
+        "join_start": gettext_noop(
+            "a player joins on highest, average, zero or a total from 0 to %(high)s"
+        ),
         # The game as stored (the site's game model).
         "rounds_from_one": gettext_noop("rounds are numbered from 1"),
         "rounds_in_order": gettext_noop("rounds are recorded in order"),
@@ -91,6 +103,14 @@ GAME_MESSAGES: Mapping[str, str] = MappingProxyType(
         "yaniv_limit_above_hand": gettext_noop(
             "yaniv_limit must be at most the largest hand, %(max)s"
         ),
+        "streak_list": gettext_noop("streak_bonus must be a list of rules"),
+        "streak_count": gettext_noop("streak_bonus: at most %(most)s rules"),
+        "streak_rule": gettext_noop(
+            'streak_bonus: each rule is {"wins": n, "points": p} or {"assafs": n, "reset": true}'
+        ),
+        "streak_range": gettext_noop(
+            "streak_bonus: n from 1 to %(high)s, points from -%(points)s to %(points)s"
+        ),
         # The shape of a game record (JSON).
         "record_object": "a game record must be a JSON object",
         "ruleset_unknown": "unknown %(name)s",
@@ -100,6 +120,8 @@ GAME_MESSAGES: Mapping[str, str] = MappingProxyType(
         "round_field_unknown": "unknown field %(name)s",
         "hands_object": "hands must be an object of player: hand total",
         "along_list": "along must be a list of players",
+        "jokers_object": "jokers must be an object of player: jokers held",
+        "joins_object": "joins must be an object of name and start",
         "name_a_player": "%(name)s must name a player",
         # JSON text handed in (scoring.records.read_json): a record, an archive, house rules.
         "json_invalid": gettext_noop("not valid JSON (line %(line)s, column %(column)s)"),
@@ -126,6 +148,18 @@ ENGINE_CODES: frozenset[str] = frozenset(
         "along_players",
         "above_yaniv_limit",
         "game_over",
+        "jokers_players",
+        "hand_with_jokers",
+        "jokers_count",
+        "join_full",
+        "join_name",
+        "join_start",
+        "streak_list",
+        "streak_count",
+        "streak_rule",
+        "streak_range",
+        "jokers_object",
+        "joins_object",
         "player_count",
         "player_name_empty",
         "player_name_twice",

@@ -21,6 +21,8 @@ from scoring.rules import (
     Game,
     GameError,
     GameResult,
+    Join,
+    JoinStart,
     Round,
     RoundResult,
     Ruleset,
@@ -92,7 +94,7 @@ def _round_from_record(entry: object, number: int) -> Round:
 
     if not isinstance(entry, Mapping):
         raise error("round_object", "round")
-    unknown = set(entry) - {"hands", "yaniv", "along", "empty_hand"}
+    unknown = set(entry) - {"hands", "yaniv", "along", "empty_hand", "jokers", "joins"}
     if unknown:
         raise error("round_field_unknown", "round", name=repr(sorted(unknown)[0]))
     hands = entry.get("hands")
@@ -105,7 +107,29 @@ def _round_from_record(entry: object, number: int) -> Round:
     for field, value in (("yaniv", yaniv), ("empty_hand", empty_hand)):
         if value is not None and not isinstance(value, str):
             raise error("name_a_player", field, name=field)
-    return Round(hands=hands, yaniv=yaniv, along=tuple(along), empty_hand=empty_hand)
+    jokers = entry.get("jokers", {})
+    if not isinstance(jokers, Mapping):
+        raise error("jokers_object", "jokers")
+    joins = entry.get("joins")
+    return Round(
+        hands=hands,
+        yaniv=yaniv,
+        along=tuple(along),
+        empty_hand=empty_hand,
+        jokers=jokers,
+        joins=None if joins is None else _join_from_record(joins, number),
+    )
+
+
+def _join_from_record(joins: object, number: int) -> Join:
+    """`{"name": "Eve", "start": "highest" | "average" | "zero" | n}`; the engine checks the
+    name against the table and the number against the rules."""
+    if not isinstance(joins, Mapping) or set(joins) != {"name", "start"}:
+        raise GameError("joins_object", "joins", round_number=number)
+    start = joins["start"]
+    if isinstance(start, str) and start in set(JoinStart):
+        start = JoinStart(start)
+    return Join(name=joins["name"], start=start)
 
 
 def game_from_record(record: object) -> Game:
@@ -154,11 +178,22 @@ def round_to_record(entries: Round, ruleset: Ruleset = BELGIAN) -> dict[str, Any
             record["along"] = list(entries.along)
     else:
         record["empty_hand"] = entries.empty_hand
+    if entries.jokers:
+        record["jokers"] = dict(entries.jokers)
+    if entries.joins is not None:
+        start = entries.joins.start
+        record["joins"] = {
+            "name": entries.joins.name,
+            "start": str(start) if isinstance(start, JoinStart) else start,
+        }
     return record
 
 
-def round_result_to_record(round_result: RoundResult, *, elimination: bool) -> dict[str, Any]:
-    """One scored round; under elimination with the players who went out after it."""
+def round_result_to_record(
+    round_result: RoundResult, *, elimination: bool, streak_rules: bool = False
+) -> dict[str, Any]:
+    """One scored round; under elimination with the players who went out after it, with
+    streak rules the bonuses and resets, and who joined before it (if anyone did)."""
     record: dict[str, Any] = {
         "number": round_result.number,
         "kind": str(round_result.kind),
@@ -168,6 +203,12 @@ def round_result_to_record(round_result: RoundResult, *, elimination: bool) -> d
     }
     if elimination:
         record["eliminated"] = list(round_result.eliminated)
+    if streak_rules:
+        record["bonuses"] = dict(round_result.bonuses)
+        record["resets"] = list(round_result.resets)
+    if round_result.joined is not None:
+        name, start = round_result.joined
+        record["joined"] = {"name": name, "start": start}
     return record
 
 
@@ -175,7 +216,9 @@ def result_to_record(result: GameResult) -> dict[str, Any]:
     """The scored result, in the shape RULES.md gives (and the vectors hold)."""
     return {
         "rounds": [
-            round_result_to_record(round_result, elimination=result.elimination)
+            round_result_to_record(
+                round_result, elimination=result.elimination, streak_rules=result.streak_rules
+            )
             for round_result in result.rounds
         ],
         "totals": dict(result.totals),

@@ -13,384 +13,47 @@ published rule sets (RULES.md, "Other rule sets (presets)").
 from __future__ import annotations
 
 import dataclasses
-import enum
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 from scoring.errors import GameError, GameWarning
 
-
-class FalseYaniv(enum.StrEnum):
-    """Who scores what besides the caller when a Yaniv is false."""
-
-    # RULES.md [interpretation], the default: only the caller is penalised.
-    OTHERS_SCORE_ZERO = "others_score_zero"
-    # Everyone else scores their hand, as if the round had ended normally.
-    OTHERS_SCORE_HAND = "others_score_hand"
-
-
-class Challenge(enum.StrEnum):
-    """How the other players challenge a Yaniv call."""
-
-    # Belgian: each player declares whether they go along with the call.
-    ALONG = "along"
-    # Every other preset: every hand is compared with the caller's, nobody declares.
-    ASSAF = "assaf"
-
-
-class Assaf(enum.StrEnum):
-    """What the caller caught by an Assaf scores."""
-
-    # Their own hand plus `Ruleset.assaf_penalty` (pagat, both Wikipedias).
-    HAND_PLUS = "hand_plus"
-    # Exactly `Ruleset.assaf_penalty`, whatever their hand (a house rule: 25 or 30).
-    FLAT = "flat"
-
-
-class AssafZero(enum.StrEnum):
-    """Who scores 0 in an Assaf besides nobody (the caller never does)."""
-
-    # Every other player scores their hand (israeli, wikipedia_fr).
-    NOBODY = "nobody"
-    # The challenger(s) with the lowest hand (wikipedia_en).
-    LOWEST = "lowest"
-    # Every player whose hand is at or below the caller's: all who caught the caller.
-    AT_OR_BELOW_CALLER = "at_or_below_caller"
-
-
-class End(enum.StrEnum):
-    """What going above `Ruleset.end_above` does."""
-
-    # The game is over after the round; the lowest total wins.
-    GAME_OVER = "game_over"
-    # The player is out; the last player left wins (israeli).
-    ELIMINATION = "elimination"
-
-
-class RoundKind(enum.StrEnum):
-    YANIV = "yaniv"
-    FALSE_YANIV = "false_yaniv"
-    EMPTY_HAND = "empty_hand"
-    # Automatic Assaf: someone else held the same or fewer points than the caller.
-    ASSAF = "assaf"
-
-
-@dataclass(frozen=True)
-class Ruleset:
-    """Every number of the rules. `BELGIAN` is the championship standard."""
-
-    name: str = "belgian"
-    min_players: int = 2
-    max_players: int = 8
-    # Cards dealt, and so held at most (Board Game Arena deals 3 to 5); a card is worth 10 at most.
-    cards_dealt: int = 5
-    yaniv_limit: int = 5
-    challenge: Challenge = Challenge.ALONG
-    along_penalty: int = 32
-    # Automatic Assaf: the caller scores their hand plus the penalty, once
-    # (RULES.md [interpretation]), or exactly the penalty (`Assaf.FLAT`).
-    assaf: Assaf = Assaf.HAND_PLUS
-    assaf_penalty: int = 30
-    # Who scores 0 in an Assaf (wikipedia_en: the lowest challenger(s)).
-    assaf_zero: AssafZero = AssafZero.NOBODY
-    # The preset's rule for a call above the limit: a false Yaniv (Belgian), else refused as
-    # bad input. `yaniv_limit_warns` overrides both: see `scores_false_yaniv`.
-    false_yaniv_above_limit: bool = True
-    # A house rule: the limit only warns; a call above it is scored as any other call.
-    yaniv_limit_warns: bool = False
-    false_yaniv_penalty: int = 32
-    false_yaniv: FalseYaniv = FalseYaniv.OTHERS_SCORE_ZERO
-    # (total, becomes): a positive round landing exactly on `total` leaves the player on `becomes`.
-    reduction_table: tuple[tuple[int, int], ...] = ((50, 0), (100, 50), (150, 100))
-    # (every, minus): any other positive multiple of `every` loses `minus` (wikipedia_en: 50, 50).
-    reduce_multiples: tuple[int, int] | None = None
-    # RULES.md [interpretation]: a player who stays on 50 with 0 points is
-    # not reduced again; a reduction needs an arrival.
-    reduction_needs_points: bool = True
-    end: End = End.GAME_OVER
-    end_above: int = 150
-    # "Each player deals N times": the game is over after N × the players' count rounds, or
-    # above `end_above` if that comes first (0: no such limit). Ranked by totals, as at the end.
-    deals_per_player: int = 0
-    # Players with one deck at most; more players play with two.
-    one_deck_up_to: int = 4
-
-    @property
-    def max_hand(self) -> int:
-        return 10 * self.cards_dealt
-
-    @property
-    def automatic_assaf(self) -> bool:
-        return self.challenge is Challenge.ASSAF
-
-    @property
-    def eliminates(self) -> bool:
-        return self.end is End.ELIMINATION
-
-    @property
-    def scores_false_yaniv(self) -> bool:
-        """A call above the limit is scored as a false Yaniv (Belgian, unless the limit warns)."""
-        return self.false_yaniv_above_limit and not self.yaniv_limit_warns
-
-    @property
-    def refuses_above_limit(self) -> bool:
-        """A call above the limit is refused as bad input (the other presets)."""
-        return not self.false_yaniv_above_limit and not self.yaniv_limit_warns
-
-    @property
-    def assaf_lowest_scores_zero(self) -> bool:
-        """The lowest challenger(s) score 0 in an Assaf (wikipedia_en)."""
-        return self.assaf_zero is AssafZero.LOWEST
-
-    @property
-    def max_round_points(self) -> int:
-        """The most points one player can score in one round (an upper bound).
-
-        A hand; a Belgian caller whom 7 players went along with, each as low or lower
-        (7 x 32 = 224); a false Yaniv (32 + a hand); an Assaf's caller (their hand, at most the
-        limit unless the limit only warns, + the penalty; or the flat penalty).
-        """
-        most = self.max_hand
-        if self.challenge is Challenge.ALONG:
-            most = max(most, self.along_penalty * (self.max_players - 1))
-        elif self.assaf is Assaf.FLAT:
-            most = max(most, self.assaf_penalty)
-        else:
-            caller = self.max_hand if self.yaniv_limit_warns else self.yaniv_limit
-            most = max(most, caller + self.assaf_penalty)
-        if self.scores_false_yaniv:
-            most = max(most, self.false_yaniv_penalty + self.max_hand)
-        return most
-
-    @cached_property
-    def reduction_steps(self) -> tuple[tuple[int, int], ...]:
-        """(total, becomes) for every total a positive round can land on and be reduced.
-
-        The table's totals, and the multiples of `reduce_multiples` up to the highest total a
-        round can reach from a total at the end limit (`end_above + max_round_points`): a
-        total above the limit can come back under it (under `wikipedia_en` 250 -> 200). Only
-        players tied under elimination play on above the limit; the multiple rule goes on for
-        them (RULES.md [interpretation]). At most MAX_REDUCTION_PAIRS + (MAX_TOTAL +
-        `max_round_points`) / MIN_EVERY steps; computed once per ruleset.
-        """
-        steps = dict(self.reduction_table)
-        if self.reduce_multiples is not None:
-            every, minus = self.reduce_multiples
-            for total in range(every, self.end_above + self.max_round_points + 1, every):
-                # A total of the table keeps its own entry (the table comes first).
-                steps.setdefault(total, total - minus)
-        return tuple(sorted(steps.items()))
-
-    @cached_property
-    def reduction_totals(self) -> tuple[int, ...]:
-        """The totals that are reduced (50, 100, 150 under belgian)."""
-        return tuple(total for total, _ in self.reduction_steps)
-
-    @cached_property
-    def reduction(self) -> int | None:
-        """What every reduction takes off when that is one amount (50 under belgian), else None."""
-        amounts = {total - becomes for total, becomes in self.reduction_steps}
-        return amounts.pop() if len(amounts) == 1 else None
-
-    def decks(self, player_count: int) -> int:
-        return 1 if player_count <= self.one_deck_up_to else 2
-
-    def deal_limit(self, player_count: int) -> int | None:
-        """The most rounds a game of `player_count` players lasts (`deals_per_player`), or
-        None without that limit."""
-        return self.deals_per_player * player_count if self.deals_per_player else None
-
-    def with_options(self, options: Mapping[str, object]) -> Ruleset:
-        """This ruleset with the options of a game record applied."""
-        if not isinstance(options, Mapping):
-            raise GameError("options_object", "options")
-        changes: dict[str, Any] = {}
-        for option, value in options.items():
-            if option not in OPTIONS:
-                raise GameError("option_unknown", "options", option=repr(option))
-            attribute, parse, _ = OPTIONS[option]
-            changes[attribute] = parse(value)
-        changed = dataclasses.replace(self, **changes)
-        check_ruleset(changed)
-        return changed
-
-    def options_from(self, base: Ruleset) -> dict[str, object]:
-        """The options that turn `base` into this ruleset, as a game record holds them."""
-        return {
-            option: dump(getattr(self, attribute))
-            for option, (attribute, _, dump) in OPTIONS.items()
-            if getattr(self, attribute) != getattr(base, attribute)
-        }
-
-
-# --- options of a game record (and of a tournament) ---------------------------
-
-# The bounds of the options (RULES.md, "Rule options"). They keep every ruleset small to work
-# with: `reduction_steps` has at most MAX_REDUCTION_PAIRS + (MAX_TOTAL + 224) / MIN_EVERY
-# entries (1,042), whatever a record or a tournament's house rules say.
-MAX_TOTAL = 10_000  # end_above, and the totals of `reductions` and `reduce_multiples`
-MAX_REDUCTION_PAIRS = 20
-MIN_EVERY = 10  # reduce_multiples: the smallest multiple
-MAX_ASSAF_PENALTY = 100
-# deals_per_player: 50 × 8 players = 400 rounds at most, far beyond a session.
-MAX_DEALS_PER_PLAYER = 50
-
-
-def _option_error(code: str, **params: Any) -> GameError:
-    return GameError(code, "options", **params)
-
-
-def _whole_number(option: str, low: int, high: int) -> Callable[[object], int]:
-    def parse(value: object) -> int:
-        if type(value) is not int or not low <= value <= high:
-            raise _option_error("option_whole_number", option=option, low=low, high=high)
-        return value
-
-    return parse
-
-
-def _choice(option: str, choices: type[enum.StrEnum]) -> Callable[[object], enum.StrEnum]:
-    def parse(value: object) -> enum.StrEnum:
-        if isinstance(value, str) and value in set(choices):
-            return choices(value)
-        raise _option_error("option_choice", option=option, choices=", ".join(choices))
-
-    return parse
-
-
-def _true_false(option: str) -> Callable[[object], bool]:
-    def parse(value: object) -> bool:
-        if type(value) is not bool:
-            raise _option_error("option_true_false", option=option)
-        return value
-
-    return parse
-
-
-def _reduction_pair(option: str, value: object) -> tuple[int, int]:
-    if (
-        not isinstance(value, list | tuple)
-        or len(value) != 2
-        or not all(type(number) is int for number in value)
-    ):
-        raise _option_error("option_pairs", option=option)
-    return (value[0], value[1])
-
-
-def _parse_reductions(value: object) -> tuple[tuple[int, int], ...]:
-    """[[total, becomes], ...]: e.g. [[100, 50], [200, 100]] (israeli)."""
-    if not isinstance(value, list | tuple):
-        raise _option_error("reductions_list")
-    if len(value) > MAX_REDUCTION_PAIRS:
-        raise _option_error("reductions_count", most=MAX_REDUCTION_PAIRS)
-    pairs = tuple(_reduction_pair("reductions", pair) for pair in value)
-    for total, becomes in pairs:
-        if not 1 <= total <= MAX_TOTAL:
-            raise _option_error("reductions_total", low=1, high=MAX_TOTAL)
-        if not 0 <= becomes < total:
-            raise _option_error("reductions_smaller")
-    if len({total for total, _ in pairs}) != len(pairs):
-        raise _option_error("reductions_once")
-    return tuple(sorted(pairs))
-
-
-def _parse_reduce_multiples(value: object) -> tuple[int, int] | None:
-    """[every, minus] or null: e.g. [50, 50] (wikipedia_en)."""
-    if value is None:
-        return None
-    every, minus = _reduction_pair("reduce_multiples", value)
-    if not MIN_EVERY <= every <= MAX_TOTAL:
-        raise _option_error("reduce_multiples_every", low=MIN_EVERY, high=MAX_TOTAL)
-    if not 0 < minus <= every:
-        raise _option_error("reduce_multiples_range")
-    return (every, minus)
-
-
-def _dump(value: object) -> object:
-    """An option's value as JSON holds it."""
-    if isinstance(value, enum.StrEnum):
-        return str(value)
-    if isinstance(value, tuple):
-        return [_dump(item) for item in value]
-    return value
-
-
-# option name -> (Ruleset attribute, parse a JSON value, dump it back).
-OPTIONS: Mapping[str, tuple[str, Callable[[object], object], Callable[[object], object]]] = (
-    MappingProxyType(
-        {
-            "false_yaniv": ("false_yaniv", _choice("false_yaniv", FalseYaniv), _dump),
-            "yaniv_limit": ("yaniv_limit", _whole_number("yaniv_limit", 0, 50), _dump),
-            "reductions": ("reduction_table", _parse_reductions, _dump),
-            "reduce_multiples": ("reduce_multiples", _parse_reduce_multiples, _dump),
-            "end": ("end", _choice("end", End), _dump),
-            "end_above": ("end_above", _whole_number("end_above", 1, MAX_TOTAL), _dump),
-            "deals_per_player": (
-                "deals_per_player",
-                _whole_number("deals_per_player", 0, MAX_DEALS_PER_PLAYER),
-                _dump,
-            ),
-            "cards_dealt": ("cards_dealt", _whole_number("cards_dealt", 1, 5), _dump),
-            "one_deck_up_to": ("one_deck_up_to", _whole_number("one_deck_up_to", 1, 8), _dump),
-            "assaf": ("assaf", _choice("assaf", Assaf), _dump),
-            "assaf_penalty": (
-                "assaf_penalty",
-                _whole_number("assaf_penalty", 0, MAX_ASSAF_PENALTY),
-                _dump,
-            ),
-            "assaf_zero": ("assaf_zero", _choice("assaf_zero", AssafZero), _dump),
-            "reduction_needs_points": (
-                "reduction_needs_points",
-                _true_false("reduction_needs_points"),
-                _dump,
-            ),
-            "yaniv_limit_warns": ("yaniv_limit_warns", _true_false("yaniv_limit_warns"), _dump),
-        }
-    )
-)
-
-
-def check_ruleset(ruleset: Ruleset) -> None:
-    """Options that only make sense together."""
-    if ruleset.yaniv_limit > ruleset.max_hand:
-        raise _option_error("yaniv_limit_above_hand", max=ruleset.max_hand)
-
-
-BELGIAN = Ruleset()
-# pagat (seed 002): automatic Assaf, 100 -> 50 and 200 -> 100, above 200 a player is out.
-ISRAELI = Ruleset(
-    name="israeli",
-    challenge=Challenge.ASSAF,
-    false_yaniv_above_limit=False,
-    reduction_table=((100, 50), (200, 100)),
-    end=End.ELIMINATION,
-    end_above=200,
-)
-# English Wikipedia (seed 003): Yaniv at 7, the lowest challenger scores 0, multiples of 50 - 50.
-WIKIPEDIA_EN = Ruleset(
-    name="wikipedia_en",
-    yaniv_limit=7,
-    challenge=Challenge.ASSAF,
-    assaf_zero=AssafZero.LOWEST,
-    false_yaniv_above_limit=False,
-    reduction_table=(),
-    reduce_multiples=(50, 50),
-    end_above=200,
-)
-# French Wikipedia (seed 004): Yaniv at 7, 100 -> 50 and 200 -> 150.
-WIKIPEDIA_FR = Ruleset(
-    name="wikipedia_fr",
-    yaniv_limit=7,
-    challenge=Challenge.ASSAF,
-    false_yaniv_above_limit=False,
-    reduction_table=((100, 50), (200, 150)),
-    end_above=200,
-)
-RULESETS: Mapping[str, Ruleset] = MappingProxyType(
-    {ruleset.name: ruleset for ruleset in (BELGIAN, ISRAELI, WIKIPEDIA_EN, WIKIPEDIA_FR)}
+# The rule sets and their options live in scoring.ruleset: every name is re-exported here,
+# so `rules.Ruleset`, `rules.OPTIONS` and `rules.BELGIAN` are what they always were.
+from scoring.ruleset import (  # noqa: F401
+    BELGIAN,
+    ISRAELI,
+    MAX_ASSAF_PENALTY,
+    MAX_CARDS_DEALT,
+    MAX_DEALS_PER_PLAYER,
+    MAX_HAND,
+    MAX_JOKER_POINTS,
+    MAX_REDUCTION_PAIRS,
+    MAX_ROUND_POINTS,
+    MAX_STREAK,
+    MAX_STREAK_POINTS,
+    MAX_STREAK_RULES,
+    MAX_TOTAL,
+    MIN_EVERY,
+    OPTIONS,
+    RULESETS,
+    WIKIPEDIA_EN,
+    WIKIPEDIA_FR,
+    Assaf,
+    AssafReset,
+    AssafZero,
+    Challenge,
+    End,
+    FaceValues,
+    FalseYaniv,
+    JoinStart,
+    RoundKind,
+    Ruleset,
+    StreakRule,
+    WinStreak,
+    check_ruleset,
 )
 
 
@@ -399,22 +62,36 @@ def _frozen(mapping: Mapping[str, int]) -> Mapping[str, int]:
 
 
 @dataclass(frozen=True)
+class Join:
+    """A player joining the game before a round, seated at the end (clockwise)."""
+
+    name: str
+    # JoinStart, or the total itself.
+    start: JoinStart | int
+
+
+@dataclass(frozen=True)
 class Round:
     """The referee's raw entries for one round.
 
     Exactly one of `yaniv` (the caller) and `empty_hand` (the player who got
     rid of all cards) is set; `along` lists who went along with a Yaniv.
-    Under elimination `hands` names only the players still in.
+    Under elimination `hands` names only the players still in. `jokers`: the jokers each
+    player still held (their hand is entered without them); `joins`: who joins the game
+    before this round (and has a hand in it).
     """
 
     hands: Mapping[str, int]
     yaniv: str | None = None
     along: tuple[str, ...] = ()
     empty_hand: str | None = None
+    jokers: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    joins: Join | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hands", _frozen(self.hands))
         object.__setattr__(self, "along", tuple(self.along))
+        object.__setattr__(self, "jokers", _frozen(self.jokers))
 
 
 @dataclass(frozen=True)
@@ -432,6 +109,22 @@ class RoundResult:
     ends_game: bool = False
     # Under elimination: who went out after this round, seat order.
     eliminated: tuple[str, ...] = ()
+    # Who joined before this round, and the total they started on.
+    joined: tuple[str, int] | None = None
+    # Streak rules: the points a win streak added (after the reductions), who was reset to 0.
+    bonuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    resets: tuple[str, ...] = ()
+    # Every player's wins in a row and Assafs so far, after this round (the next round's
+    # streak rules start from them).
+    streaks: Mapping[str, Streak] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A player's rounds won in a row and Assafs made so far."""
+
+    wins: int = 0
+    assafs: int = 0
 
 
 @dataclass(frozen=True)
@@ -453,6 +146,8 @@ class GameResult:
     elimination: bool = False
     # Under elimination: player -> the round after which they went out.
     out_in_round: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # The ruleset has streak rules (each round's result then lists `bonuses` and `resets`).
+    streak_rules: bool = False
 
 
 @dataclass(frozen=True)
@@ -504,6 +199,7 @@ def check_round(
     for player in players:
         if not is_valid_hand(entries.hands[player], ruleset):
             raise error("hand_range", "hands", player, max=ruleset.max_hand)
+    check_jokers(players, entries, number, ruleset)
     if (entries.yaniv is None) == (entries.empty_hand is None):
         raise error("one_ending", "ending")
     if ruleset.automatic_assaf and entries.along:
@@ -511,7 +207,7 @@ def check_round(
     if entries.empty_hand is not None:
         if entries.empty_hand not in entries.hands:
             raise error("empty_hand_unknown", "empty_hand")
-        if entries.hands[entries.empty_hand] != 0:
+        if entries.hands[entries.empty_hand] != 0 or entries.jokers.get(entries.empty_hand):
             raise error("empty_hand_not_zero", "empty_hand", entries.empty_hand)
         if entries.along:
             raise error("no_along_after_empty_hand", "along")
@@ -522,15 +218,66 @@ def check_round(
         raise error("caller_along", "along", entries.yaniv)
     if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
         raise error("along_players", "along")
-    if ruleset.refuses_above_limit and entries.hands[entries.yaniv] > ruleset.yaniv_limit:
+    caller_hand = counted_hands(entries, ruleset)[entries.yaniv]
+    if ruleset.refuses_above_limit and caller_hand > ruleset.yaniv_limit:
         raise error("above_yaniv_limit", "yaniv", entries.yaniv, limit=ruleset.yaniv_limit)
+
+
+def check_jokers(players: Sequence[str], entries: Round, number: int, ruleset: Ruleset) -> None:
+    """The jokers held: by players of the round, 2 a deck at most, and room for them in the
+    hand (a hand with 2 jokers of 5 cards is at most 3 x the highest card)."""
+    for player, jokers in entries.jokers.items():
+        if (
+            player not in players
+            or type(jokers) is not int
+            or not 0 <= jokers <= ruleset.max_jokers
+        ):
+            raise GameError(
+                "jokers_players",
+                "jokers",
+                round_number=number,
+                player=None,
+                max=ruleset.max_jokers,
+            )
+        most = ruleset.highest_card * (ruleset.cards_dealt - jokers)
+        if entries.hands[player] > most:
+            raise GameError(
+                "hand_with_jokers",
+                "hands",
+                round_number=number,
+                player=player,
+                max=most,
+                jokers=jokers,
+            )
+    most = 2 * ruleset.decks(len(players))
+    if sum(entries.jokers.values()) > most:
+        raise GameError("jokers_count", "jokers", round_number=number, most=most)
+
+
+def check_join(
+    players: Sequence[str], totals: Mapping[str, int], join: Join, number: int, ruleset: Ruleset
+) -> None:
+    """A player joins with a new name, while a seat is free, on a start the rules know."""
+
+    def error(code: str, **params: Any) -> GameError:
+        return GameError(code, "joins", round_number=number, **params)
+
+    if len(players) >= ruleset.max_players:
+        raise error("join_full", high=ruleset.max_players)
+    if not isinstance(join.name, str) or not join.name.strip() or join.name in totals:
+        raise error("join_name")
+    start = join.start
+    if not isinstance(start, JoinStart) and (
+        type(start) is not int or not 0 <= start <= ruleset.end_above
+    ):
+        raise error("join_start", high=ruleset.end_above)
 
 
 def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarning, ...]:
     """What a referee is warned of in a valid round: a call above a limit that only warns."""
     caller = entries.yaniv
     if ruleset.yaniv_limit_warns and caller is not None:
-        hand = entries.hands[caller]
+        hand = counted_hands(entries, ruleset)[caller]
         if hand > ruleset.yaniv_limit:
             return (
                 GameWarning(
@@ -546,6 +293,35 @@ def round_warnings(entries: Round, ruleset: Ruleset = BELGIAN) -> tuple[GameWarn
 def left_neighbour(players: Sequence[str], player: str) -> str:
     """The next seat clockwise; the last seat's neighbour is seat 1."""
     return players[(players.index(player) + 1) % len(players)]
+
+
+def counted_hands(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """Each hand as it counts: the entered cards plus `joker_value` a joker held."""
+    return {
+        player: hand + ruleset.joker_value * entries.jokers.get(player, 0)
+        for player, hand in entries.hands.items()
+    }
+
+
+def counted_round(entries: Round, ruleset: Ruleset) -> Round:
+    """The round with its hands as they count (the same round without a joker value)."""
+    if not ruleset.joker_value or not entries.jokers:
+        return entries
+    return dataclasses.replace(entries, hands=counted_hands(entries, ruleset))
+
+
+def join_start(playing: Sequence[str], totals: Mapping[str, int], start: JoinStart | int) -> int:
+    """The total a joining player starts on: the highest or the average of the players still
+    in (rounded to the nearest whole number, halves up), 0, or the number given."""
+    if start is JoinStart.HIGHEST:
+        return max(totals[player] for player in playing)
+    if start is JoinStart.AVERAGE:
+        count = len(playing)
+        return (2 * sum(totals[player] for player in playing) + count) // (2 * count)
+    if start is JoinStart.ZERO:
+        return 0
+    assert isinstance(start, int)
+    return start
 
 
 def yaniv_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
@@ -583,10 +359,7 @@ def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
     assert caller is not None
     caller_hand = entries.hands[caller]
     points = dict(entries.hands)
-    if ruleset.assaf is Assaf.FLAT:
-        points[caller] = ruleset.assaf_penalty
-    else:
-        points[caller] = caller_hand + ruleset.assaf_penalty
+    points[caller] = assaf_caller_points(entries, ruleset)
     if ruleset.assaf_zero is AssafZero.NOBODY:
         return points
     if ruleset.assaf_zero is AssafZero.LOWEST:
@@ -597,6 +370,95 @@ def assaf_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
         if player != caller and hand <= below:
             points[player] = 0
     return points
+
+
+def catchers(entries: Round) -> tuple[str, ...]:
+    """The players at or below the caller's hand (in an Assaf: who caught the caller)."""
+    caller = entries.yaniv
+    assert caller is not None
+    return tuple(
+        player
+        for player, hand in entries.hands.items()
+        if player != caller and hand <= entries.hands[caller]
+    )
+
+
+def assaf_caller_points(entries: Round, ruleset: Ruleset) -> int:
+    """What the caller caught by an Assaf scores, by the `assaf` option."""
+    caller = entries.yaniv
+    assert caller is not None
+    hand = entries.hands[caller]
+    if ruleset.assaf is Assaf.FLAT:
+        return ruleset.assaf_penalty
+    if ruleset.assaf is Assaf.PER_CHALLENGER:
+        extra = len(catchers(entries)) - 1
+        return hand + ruleset.assaf_penalty + ruleset.assaf_extra_penalty * extra
+    if ruleset.assaf is Assaf.OTHERS_CARDS:
+        return sum(other for player, other in entries.hands.items() if player != caller)
+    return hand + ruleset.assaf_penalty
+
+
+def joker_penalties(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """`joker_held` a joker still held by a player who did not call."""
+    return {
+        player: ruleset.joker_held * jokers
+        for player, jokers in entries.jokers.items()
+        if player != entries.yaniv and ruleset.joker_held * jokers
+    }
+
+
+def round_winner(entries: Round, kind: RoundKind) -> str | None:
+    """Who won the round for a win streak: the caller of a Yaniv nobody caught, or the player
+    who emptied their hand."""
+    if kind is RoundKind.EMPTY_HAND:
+        return entries.empty_hand
+    if kind is RoundKind.YANIV and not set(entries.along) & set(catchers(entries)):
+        return entries.yaniv
+    return None
+
+
+def round_assafs(entries: Round, kind: RoundKind) -> tuple[str, ...]:
+    """Who made an Assaf: in an Assaf every player at or below the caller, in a Belgian Yaniv
+    every player along at or below the caller."""
+    if kind is RoundKind.ASSAF:
+        return catchers(entries)
+    if kind is RoundKind.YANIV:
+        return tuple(player for player in catchers(entries) if player in entries.along)
+    return ()
+
+
+def next_streaks(
+    playing: Sequence[str], streaks: Mapping[str, Streak], entries: Round, kind: RoundKind
+) -> dict[str, Streak]:
+    """Every player's wins in a row and Assafs after this round."""
+    winner, assafs = round_winner(entries, kind), round_assafs(entries, kind)
+    after = dict(streaks)
+    for player in playing:
+        before = streaks.get(player, Streak())
+        after[player] = Streak(
+            wins=before.wins + 1 if player == winner else 0,
+            assafs=before.assafs + (player in assafs),
+        )
+    return after
+
+
+def streak_bonus(total: int, before: Streak, after: Streak, ruleset: Ruleset) -> int:
+    """What the win-streak rules add as a player reaches n wins in a row. A negative bonus
+    takes a total down to 0 at most."""
+    points = sum(
+        rule.points
+        for rule in ruleset.streak_bonus
+        if isinstance(rule, WinStreak) and before.wins < rule.wins == after.wins
+    )
+    return points if points >= 0 else max(points, -max(total, 0))
+
+
+def streak_resets(before: Streak, after: Streak, ruleset: Ruleset) -> bool:
+    """A player's n-th Assaf puts their total back to 0."""
+    return any(
+        isinstance(rule, AssafReset) and before.assafs < rule.assafs == after.assafs
+        for rule in ruleset.streak_bonus
+    )
 
 
 def false_yaniv_points(players: Sequence[str], entries: Round, ruleset: Ruleset) -> dict[str, int]:
@@ -713,30 +575,40 @@ def score_round(
     number: int,
     ruleset: Ruleset = BELGIAN,
     out: Collection[str] = (),
+    streaks: Mapping[str, Streak] | None = None,
 ) -> RoundResult:
     """Score one round on top of the totals before it.
 
     `out`: the players eliminated in earlier rounds (elimination only); they
-    have no hand and keep their total.
+    have no hand and keep their total. `streaks`: every player's wins in a row and Assafs
+    before the round (the previous round's `streaks`; none before the first round).
+    A player joining before the round is seated at the end: the result's totals name them.
     """
     playing = still_in(players, out)
     if is_game_over(previous_totals, playing, ruleset) or is_dealt_out(
         number - 1, players, ruleset
     ):
         raise GameError("game_over", "rounds", round_number=number)
-    check_round(playing, entries, number, ruleset)
-    kind = round_kind(entries, ruleset)
-    points = round_points(kind, playing, entries, ruleset)
-    neighbour = None
-    if kind is RoundKind.FALSE_YANIV:
-        neighbour = left_neighbour(playing, entries.yaniv or "")
-    reductions = {}
     totals = {player: previous_totals.get(player, 0) for player in players}
+    joined = seat_joiner(players, playing, totals, entries, number, ruleset)
+    if joined is not None:
+        players, playing = (*players, joined[0]), (*playing, joined[0])
+    check_round(playing, entries, number, ruleset)
+    counted = counted_round(entries, ruleset)
+    kind = round_kind(counted, ruleset)
+    points = round_points(kind, playing, counted, ruleset)
+    for player, penalty in joker_penalties(entries, ruleset).items():
+        points[player] += penalty
+    reductions = {}
     for player in playing:
         reduction = reduction_for(totals[player], points[player], ruleset)
         if reduction:
             reductions[player] = reduction
         totals[player] += points[player] - reduction
+    before = streaks or {}
+    # Only streak rules need the streaks: without them a result is as it always was.
+    after = next_streaks(playing, before, counted, kind) if ruleset.streak_bonus else {}
+    bonuses, resets = apply_streak_rules(playing, totals, before, after, ruleset)
     eliminated = players_going_out(playing, totals, ruleset) if ruleset.eliminates else ()
     return RoundResult(
         number=number,
@@ -744,11 +616,59 @@ def score_round(
         points=_frozen({player: points[player] for player in playing}),
         reductions=_frozen(reductions),
         totals=_frozen(totals),
-        neighbour=neighbour,
+        neighbour=left_neighbour(playing, entries.yaniv or "")
+        if kind is RoundKind.FALSE_YANIV
+        else None,
         ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset)
         or is_dealt_out(number, players, ruleset),
         eliminated=eliminated,
+        joined=joined,
+        bonuses=_frozen(bonuses),
+        resets=resets,
+        streaks=MappingProxyType(after),
     )
+
+
+def seat_joiner(
+    players: Sequence[str],
+    playing: Sequence[str],
+    totals: dict[str, int],
+    entries: Round,
+    number: int,
+    ruleset: Ruleset,
+) -> tuple[str, int] | None:
+    """The player joining before the round and their start (added to `totals`), or None."""
+    if entries.joins is None:
+        return None
+    check_join(players, totals, entries.joins, number, ruleset)
+    start = join_start(playing, totals, entries.joins.start)
+    totals[entries.joins.name] = start
+    return (entries.joins.name, start)
+
+
+def apply_streak_rules(
+    playing: Sequence[str],
+    totals: dict[str, int],
+    before: Mapping[str, Streak],
+    after: Mapping[str, Streak],
+    ruleset: Ruleset,
+) -> tuple[dict[str, int], tuple[str, ...]]:
+    """After the reductions: add each win-streak bonus, then reset whoever made their n-th
+    Assaf to 0 (in `totals`). Returns the bonuses added and who was reset, seat order."""
+    bonuses: dict[str, int] = {}
+    resets: list[str] = []
+    if not ruleset.streak_bonus:
+        return bonuses, ()
+    for player in playing:
+        old, new = before.get(player, Streak()), after[player]
+        bonus = streak_bonus(totals[player], old, new, ruleset)
+        if bonus:
+            bonuses[player] = bonus
+            totals[player] += bonus
+        if streak_resets(old, new, ruleset):
+            resets.append(player)
+            totals[player] = 0
+    return bonuses, tuple(resets)
 
 
 def rank(
@@ -784,11 +704,16 @@ def score_game(game: Game) -> GameResult:
     check_players(players, ruleset)
     totals: Mapping[str, int] = dict.fromkeys(players, 0)
     out_in_round: dict[str, int] = {}
+    streaks: Mapping[str, Streak] = {}
     results = []
     for number, entries in enumerate(game.rounds, start=1):
-        result = score_round(players, totals, entries, number, ruleset, out=tuple(out_in_round))
+        result = score_round(
+            players, totals, entries, number, ruleset, out=tuple(out_in_round), streaks=streaks
+        )
         results.append(result)
-        totals = result.totals
+        totals, streaks = result.totals, result.streaks
+        if result.joined is not None:
+            players = (*players, result.joined[0])
         out_in_round.update(dict.fromkeys(result.eliminated, number))
     finished = is_game_over(totals, still_in(players, out_in_round), ruleset) or is_dealt_out(
         len(results), players, ruleset
@@ -804,4 +729,5 @@ def score_game(game: Game) -> GameResult:
         winners=winners,
         elimination=ruleset.eliminates,
         out_in_round=_frozen(out_in_round),
+        streak_rules=bool(ruleset.streak_bonus),
     )

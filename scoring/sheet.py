@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from scoring import rules
-from scoring.errors import GameWarning
+from scoring.errors import GameWarning, gettext_noop
 from scoring.rules import Game, GameResult, Round, RoundKind, Ruleset
 
 
@@ -98,6 +98,35 @@ class Cell:
         return self.total + self.reduction
 
 
+# What a round's house rules did beside the points, as a sheet notes it (the site translates by
+# the code; `amount` fills in the number).
+NOTE_MESSAGES: Mapping[str, str] = MappingProxyType(
+    {
+        "streak_bonus": gettext_noop("%(amount)s streak bonus for %(player)s"),
+        "reset": gettext_noop("%(player)s back to 0 after an Assaf streak"),
+        "joined": gettext_noop("%(player)s joined at %(amount)s"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class RoundNote:
+    """One thing a house rule did in a round: "+25 streak bonus for Ann", "Ann joined at 87"."""
+
+    code: str
+    player: str
+    amount: int = 0
+
+    @property
+    def params(self) -> dict[str, object]:
+        amount = f"{self.amount:+d}" if self.code == "streak_bonus" else str(self.amount)
+        return {"player": self.player, "amount": amount}
+
+    @property
+    def message(self) -> str:
+        return NOTE_MESSAGES[self.code] % self.params
+
+
 @dataclass(frozen=True)
 class Row:
     number: int
@@ -106,6 +135,8 @@ class Row:
     entries: Round
     # A false Yaniv: the caller's left neighbour, whose hand the caller scores.
     neighbour: str | None = None
+    # Who joined before the round, streak bonuses, resets: in that order.
+    notes: tuple[RoundNote, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -116,6 +147,20 @@ class Scores:
     points: Mapping[str, int]
     reductions: Mapping[str, int]
     totals: Mapping[str, int]
+    # The house rules' doings (issue 37): a joiner and their start, bonuses, resets.
+    joined: tuple[str, int] | None = None
+    bonuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    resets: tuple[str, ...] = ()
+
+
+def round_notes(scores: Scores) -> tuple[RoundNote, ...]:
+    """What the round's house rules did, for the sheet's notes."""
+    notes = []
+    if scores.joined is not None:
+        notes.append(RoundNote("joined", scores.joined[0], scores.joined[1]))
+    notes += [RoundNote("streak_bonus", player, bonus) for player, bonus in scores.bonuses.items()]
+    notes += [RoundNote("reset", player) for player in scores.resets]
+    return tuple(notes)
 
 
 @dataclass(frozen=True)
@@ -163,13 +208,14 @@ def _row(
             went_out=player in went_out,
         )
         if player in scores.points
-        else Cell(hand_total=None, points=0, reduction=0, total=scores.totals[player])
+        # Out (elimination), or not seated yet (a player who joins later): no hand.
+        else Cell(hand_total=None, points=0, reduction=0, total=scores.totals.get(player, 0))
         for player in players
     )
     neighbour = None
     if scores.kind is RoundKind.FALSE_YANIV and entries.yaniv is not None:
         neighbour = rules.left_neighbour(playing, entries.yaniv)
-    return Row(number, scores.kind, cells, entries, neighbour)
+    return Row(number, scores.kind, cells, entries, neighbour, round_notes(scores))
 
 
 def sheet_from_scores(
@@ -210,10 +256,22 @@ def sheet_from_scores(
 def score_sheet(game: Game, result: GameResult) -> ScoreSheet:
     """The sheet of a game the engine has just scored."""
     return sheet_from_scores(
-        game.players,
+        # With the players who joined, seated at the end.
+        result.players,
         game.ruleset,
         [
-            (entries, Scores(scored.kind, scored.points, scored.reductions, scored.totals))
+            (
+                entries,
+                Scores(
+                    scored.kind,
+                    scored.points,
+                    scored.reductions,
+                    scored.totals,
+                    joined=scored.joined,
+                    bonuses=scored.bonuses,
+                    resets=scored.resets,
+                ),
+            )
             for entries, scored in zip(game.rounds, result.rounds, strict=True)
         ],
         finished=result.finished,
@@ -264,6 +322,8 @@ class RoundPreview:
     # a call above a Yaniv limit that only warns. Each has a code, params and the English
     # message; the site translates by code (scoring.errors.WARNING_MESSAGES).
     warnings: tuple[GameWarning, ...] = ()
+    # What the round's house rules did: who joined at what, streak bonuses, resets.
+    notes: tuple[RoundNote, ...] = ()
 
     @property
     def elimination(self) -> bool:
@@ -298,7 +358,7 @@ def round_preview(game: Game, entries: Round) -> RoundPreview:
                 reduction=scored.reductions.get(player, 0),
                 total=scored.totals[player],
             )
-            for player in game.players
+            for player in result.players
             # A player who is out (elimination) plays no more rounds.
             if player in scored.points
         ),
@@ -306,11 +366,22 @@ def round_preview(game: Game, entries: Round) -> RoundPreview:
         ends_game=scored.ends_game,
         eliminated=scored.eliminated,
         over=tuple(
-            player for player in game.players if scored.totals[player] > game.ruleset.end_above
+            player for player in result.players if scored.totals[player] > game.ruleset.end_above
         ),
         winners=result.winners,
         ruleset=game.ruleset,
         warnings=rules.round_warnings(entries, game.ruleset),
+        notes=round_notes(
+            Scores(
+                scored.kind,
+                scored.points,
+                scored.reductions,
+                scored.totals,
+                joined=scored.joined,
+                bonuses=scored.bonuses,
+                resets=scored.resets,
+            )
+        ),
     )
 
 
@@ -406,4 +477,5 @@ def render_sheet(sheet: ScoreSheet) -> str:
     else:
         lines.append("Game in progress.")
     lines.append(terminal_legend(sheet))
+    lines += [f"round {row.number}: {note.message}" for row in sheet.rows for note in row.notes]
     return "\n".join(lines) + "\n"

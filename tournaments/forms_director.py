@@ -35,6 +35,7 @@ OPTION_FIELDS: dict[str, tuple[str, ...]] = {
     "yaniv_limit": ("yaniv_limit",),
     "yaniv_limit_warns": ("yaniv_limit_warns",),
     "cards_dealt": ("cards_dealt",),
+    "face_values": ("face_values",),
     "one_deck_up_to": ("one_deck_up_to",),
     "reductions": ("reductions",),
     "reduce_multiples": ("reduce_every", "reduce_by"),
@@ -44,6 +45,7 @@ OPTION_FIELDS: dict[str, tuple[str, ...]] = {
     "deals_per_player": ("deals_per_player",),
     "assaf": ("assaf",),
     "assaf_penalty": ("assaf_penalty",),
+    "assaf_extra": ("assaf_extra",),
     "assaf_zero": ("assaf_zero",),
 }
 # The fields of the rules, in the form's order (the rest are the tournament's own).
@@ -78,7 +80,7 @@ FIELD_MESSAGES: dict[str, tuple[str | None, Any]] = {
     "reduce_multiples_range": ("reduce_by", gettext_lazy("More than 0, at most the multiple.")),
     "yaniv_limit_above_hand": (
         None,
-        gettext_lazy("At most the largest hand, %(max)s (10 × the cards dealt)."),
+        gettext_lazy("At most the largest hand, %(max)s (the cards dealt × the highest card)."),
     ),
 }
 # "100 → 50": a total reached exactly and what it becomes ("->" works too).
@@ -128,6 +130,16 @@ def parse_reductions(text: str) -> list[list[int]]:
     return pairs
 
 
+def _valid_hand_size(preset: rules.Ruleset, options: dict[str, object]) -> dict[str, object]:
+    """The options that size a hand (cards dealt, face values) among `options`, if valid."""
+    size = {name: options[name] for name in ("cards_dealt", "face_values") if name in options}
+    try:
+        preset.with_options(size)
+    except rules.GameError:
+        return {}
+    return size
+
+
 class TournamentForm(forms.ModelForm):
     """Create or change a tournament; its address is made from the name when left empty.
 
@@ -142,7 +154,7 @@ class TournamentForm(forms.ModelForm):
     yaniv_limit = forms.IntegerField(
         label=gettext_lazy("Yaniv limit"),
         required=False,
-        help_text=gettext_lazy("The highest hand that may call Yaniv (0–50)."),
+        help_text=gettext_lazy("The highest hand that may call Yaniv (0–91)."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     yaniv_limit_warns = forms.ChoiceField(
@@ -160,8 +172,16 @@ class TournamentForm(forms.ModelForm):
     cards_dealt = forms.IntegerField(
         label=gettext_lazy("Cards dealt"),
         required=False,
-        help_text=gettext_lazy("1–5; the largest hand is 10 × this."),
+        help_text=gettext_lazy("1–7; the largest hand is 10 × this (13 × with 11, 12, 13)."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    face_values = forms.ChoiceField(
+        label=gettext_lazy("Jack, queen, king"),
+        required=False,
+        choices=[
+            (rules.FaceValues.TEN.value, gettext_lazy("10 each")),
+            (rules.FaceValues.ELEVEN_TWELVE_THIRTEEN.value, gettext_lazy("11, 12 and 13")),
+        ],
     )
     one_deck_up_to = forms.IntegerField(
         label=gettext_lazy("One deck up to"),
@@ -231,6 +251,11 @@ class TournamentForm(forms.ModelForm):
         choices=[
             (rules.Assaf.HAND_PLUS.value, gettext_lazy("their hand + the Assaf penalty")),
             (rules.Assaf.FLAT.value, gettext_lazy("the Assaf penalty alone")),
+            (
+                rules.Assaf.PER_CHALLENGER.value,
+                gettext_lazy("their hand + the Assaf penalty for each hand as low or lower"),
+            ),
+            (rules.Assaf.OTHERS_CARDS.value, gettext_lazy("all the other hands added up")),
         ],
         help_text=gettext_lazy(
             "The Assaf rules only (Israeli, English and French Wikipedia): another hand as "
@@ -241,6 +266,15 @@ class TournamentForm(forms.ModelForm):
         label=gettext_lazy("Assaf penalty"),
         required=False,
         help_text=gettext_lazy("0–100; usually 30, or a flat 25 or 30."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    assaf_extra = forms.IntegerField(
+        label=gettext_lazy("Assaf penalty for each further hand"),
+        required=False,
+        help_text=gettext_lazy(
+            "With a penalty for each hand: 0–100 for the second and later hands, e.g. 20. "
+            "Empty: the Assaf penalty again."
+        ),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     assaf_zero = forms.ChoiceField(
@@ -409,6 +443,7 @@ class TournamentForm(forms.ModelForm):
             "yaniv_limit": ruleset.yaniv_limit,
             "yaniv_limit_warns": _flag(ruleset.yaniv_limit_warns),
             "cards_dealt": ruleset.cards_dealt,
+            "face_values": ruleset.face_values.value,
             "one_deck_up_to": ruleset.one_deck_up_to,
             "reductions": reductions_text(ruleset.reduction_table),
             "reduce_every": multiples[0] if multiples else None,
@@ -419,6 +454,7 @@ class TournamentForm(forms.ModelForm):
             "deals_per_player": ruleset.deals_per_player,
             "assaf": ruleset.assaf.value,
             "assaf_penalty": ruleset.assaf_penalty,
+            "assaf_extra": ruleset.assaf_extra,
             "assaf_zero": ruleset.assaf_zero.value,
         }
 
@@ -504,9 +540,11 @@ class TournamentForm(forms.ModelForm):
             if option not in OPTION_FIELDS:
                 options[option] = value
         failed = False
+        hand_size = _valid_hand_size(preset, options)
         for option, value in options.items():
             try:
-                preset.with_options({option: value})
+                # The Yaniv limit is checked against the largest hand of the cards asked for.
+                preset.with_options({**hand_size, option: value})
             except rules.GameError as error:
                 self._add_option_error(option, error)
                 failed = True

@@ -13,7 +13,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring.rules import Assaf, AssafZero, FalseYaniv, Ruleset
+from scoring.rules import Assaf, AssafReset, AssafZero, FaceValues, FalseYaniv, Ruleset, WinStreak
 from scoring.sheet import legend
 from tournaments import texts
 
@@ -28,17 +28,7 @@ def rule_lines(ruleset: Ruleset) -> list[SafeString]:
         % {"limit": ruleset.yaniv_limit},
     ]
     if ruleset.automatic_assaf:
-        if ruleset.assaf is Assaf.FLAT:
-            assaf = gettext(
-                "<b>Assaf</b>: another hand with the same or fewer points than the caller's: "
-                "the caller scores <b>%(penalty)s</b>, everyone else their hand."
-            )
-        else:
-            assaf = gettext(
-                "<b>Assaf</b>: another hand with the same or fewer points than the caller's: "
-                "the caller scores their hand <b>+%(penalty)s</b>, everyone else their hand."
-            )
-        lines.append(assaf % {"penalty": ruleset.assaf_penalty})
+        lines.append(_assaf_line(ruleset))
         if ruleset.assaf_zero is AssafZero.LOWEST:
             lines.append(gettext("In an Assaf, the lowest hand scores 0."))
         elif ruleset.assaf_zero is AssafZero.AT_OR_BELOW_CALLER:
@@ -113,8 +103,91 @@ def rule_lines(ruleset: Ruleset) -> list[SafeString]:
         gettext("1 deck for 2–%(players)s players, 2 decks for more.")
         % {"players": ruleset.one_deck_up_to}
     )
+    lines += _house_rule_lines(ruleset)
     # The texts are ours (translated) and the numbers the rule set's: nothing typed by a user.
     return [mark_safe(line) for line in lines]  # noqa: S308
+
+
+def _assaf_line(ruleset: Ruleset) -> str:
+    """What a caller caught by an Assaf scores, by the `assaf` option."""
+    numbers = {"penalty": ruleset.assaf_penalty, "extra": ruleset.assaf_extra_penalty}
+    if ruleset.assaf is Assaf.FLAT:
+        text = gettext(
+            "<b>Assaf</b>: another hand with the same or fewer points than the caller's: "
+            "the caller scores <b>%(penalty)s</b>, everyone else their hand."
+        )
+    elif ruleset.assaf is Assaf.PER_CHALLENGER and numbers["extra"] != numbers["penalty"]:
+        text = gettext(
+            "<b>Assaf</b>: other hands with the same or fewer points than the caller's: the "
+            "caller scores their hand <b>+%(penalty)s</b> for the first such hand and "
+            "<b>+%(extra)s</b> for each other one, everyone else their hand."
+        )
+    elif ruleset.assaf is Assaf.PER_CHALLENGER:
+        text = gettext(
+            "<b>Assaf</b>: other hands with the same or fewer points than the caller's: the "
+            "caller scores their hand <b>+%(penalty)s for each such hand</b>, everyone else "
+            "their hand."
+        )
+    elif ruleset.assaf is Assaf.OTHERS_CARDS:
+        text = gettext(
+            "<b>Assaf</b>: another hand with the same or fewer points than the caller's: the "
+            "caller scores <b>all the other hands added up</b>, everyone else their hand."
+        )
+    else:
+        text = gettext(
+            "<b>Assaf</b>: another hand with the same or fewer points than the caller's: "
+            "the caller scores their hand <b>+%(penalty)s</b>, everyone else their hand."
+        )
+    return text % numbers
+
+
+def _house_rule_lines(ruleset: Ruleset) -> list[str]:
+    """The cards, jokers and streak rules, where they differ from the standard."""
+    lines = []
+    if ruleset.cards_dealt != 5 or ruleset.face_values is not FaceValues.TEN:
+        lines.append(
+            gettext("<b>%(cards)s cards</b> dealt: a hand is at most <b>%(most)s</b>.")
+            % {"cards": ruleset.cards_dealt, "most": ruleset.max_hand}
+        )
+    if ruleset.face_values is FaceValues.ELEVEN_TWELVE_THIRTEEN:
+        lines.append(gettext("Jack, queen and king count <b>11, 12 and 13</b>."))
+    if ruleset.joker_held:
+        lines.append(
+            gettext(
+                "A <b>joker</b> still held when the round ends: <b>+%(points)s</b> for every "
+                "player but the caller."
+            )
+            % {"points": ruleset.joker_held}
+        )
+    if ruleset.joker_value:
+        lines.append(
+            gettext("A <b>joker</b> held counts <b>%(value)s</b> in its holder's hand.")
+            % {"value": ruleset.joker_value}
+        )
+    for rule in ruleset.streak_bonus:
+        if isinstance(rule, WinStreak):
+            lines.append(
+                ngettext(
+                    "<b>%(wins)s round won</b> (a Yaniv nobody caught, or an emptied hand): "
+                    "<b>%(points)s</b>, after the round's reductions.",
+                    "<b>%(wins)s rounds won in a row</b> (a Yaniv nobody caught, or an emptied "
+                    "hand): <b>%(points)s</b>, after the round's reductions.",
+                    rule.wins,
+                )
+                % {"wins": rule.wins, "points": f"{rule.points:+d}"}
+            )
+        elif isinstance(rule, AssafReset):
+            lines.append(
+                ngettext(
+                    "After <b>%(assafs)s Assaf</b> (catching a caller), a player's total goes "
+                    "back to <b>0</b>, once a game.",
+                    "After <b>%(assafs)s Assafs</b> (catching a caller), a player's total goes "
+                    "back to <b>0</b>, once a game.",
+                    rule.assafs,
+                )
+                % {"assafs": rule.assafs}
+            )
+    return lines
 
 
 def _reduction_line(ruleset: Ruleset) -> str:
@@ -186,7 +259,7 @@ def interpretation_lines(ruleset: Ruleset) -> list[str]:
                     "had ended normally."
                 )
             )
-    if ruleset.automatic_assaf:
+    if ruleset.automatic_assaf and ruleset.assaf in (Assaf.HAND_PLUS, Assaf.FLAT):
         lines.append(
             gettext(
                 "An Assaf costs the caller %(assaf)s once, however many players hold as few "
@@ -194,6 +267,8 @@ def interpretation_lines(ruleset: Ruleset) -> list[str]:
             )
             % {"assaf": ruleset.assaf_penalty}
         )
+    if any(isinstance(rule, WinStreak) and rule.points < 0 for rule in ruleset.streak_bonus):
+        lines.append(gettext("A streak bonus takes a total down to 0 at most, never below."))
     if ruleset.eliminates:
         lines.append(
             gettext(

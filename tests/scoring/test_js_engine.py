@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from scoring.errors import ENGINE_CODES, GAME_MESSAGES, WARNING_MESSAGES
+from scoring.records import _round_from_record as round_from_record
 from scoring.records import game_from_record, result_to_record
 from scoring.rules import (
     MAX_TOTAL,
@@ -42,7 +43,6 @@ from scoring.rules import (
     Game,
     GameError,
     GameResult,
-    Round,
     RoundKind,
     Ruleset,
     round_warnings,
@@ -179,6 +179,15 @@ def python_sheet(game: Game, result: GameResult) -> dict[str, Any]:
         "ruleset": {
             "name": rules.name,
             "cards_dealt": rules.cards_dealt,
+            "face_values": str(rules.face_values),
+            "highest_card": rules.highest_card,
+            "max_jokers": rules.max_jokers,
+            "joker_held": rules.joker_held,
+            "joker_value": rules.joker_value,
+            "may_go_negative": rules.may_go_negative,
+            "assaf_extra": rules.assaf_extra,
+            "assaf_extra_penalty": rules.assaf_extra_penalty,
+            "streak_bonus": OPTIONS["streak_bonus"][2](rules.streak_bonus),
             "yaniv_limit": rules.yaniv_limit,
             "challenge": str(rules.challenge),
             "scores_false_yaniv": rules.scores_false_yaniv,
@@ -250,6 +259,13 @@ def differences(records: list[Any], js: list[Any], python: list[Any]) -> list[st
     found = []
     for index, (record, js_line, python_line) in enumerate(zip(records, js, python, strict=True)):
         players = record.get("players") if isinstance(record, dict) else None
+        if isinstance(players, list) and isinstance(record.get("rounds"), list):
+            # Players who join are named in the results too.
+            players = players + [
+                entry["joins"].get("name")
+                for entry in record["rounds"]
+                if isinstance(entry, dict) and isinstance(entry.get("joins"), dict)
+            ]
         named_by_index = isinstance(players, list) and any(
             isinstance(player, str) and is_array_index(player) for player in players
         )
@@ -300,10 +316,17 @@ def random_options(rng: random.Random) -> dict[str, Any]:
     if rng.random() < 0.25:
         return {}
     names = rng.sample(list(OPTIONS), rng.randint(1, len(OPTIONS)))
-    cards = rng.randint(1, 5) if "cards_dealt" in names else 5
+    cards = rng.randint(1, 7) if "cards_dealt" in names else 5
+    faces = rng.choice(["10", "11-12-13"]) if "face_values" in names else "10"
+    most = cards * (13 if faces == "11-12-13" else 10)
     values: dict[str, Callable[[], Any]] = {
         "false_yaniv": lambda: str(rng.choice(list(FalseYaniv))),
-        "yaniv_limit": lambda: rng.choice([0, 10 * cards, rng.randint(0, min(10, 10 * cards))]),
+        "yaniv_limit": lambda: rng.choice([0, most, rng.randint(0, min(10, most))]),
+        "face_values": lambda: faces,
+        "assaf_extra": lambda: rng.choice([None, 20, rng.randint(0, 100)]),
+        "joker_held": lambda: rng.choice([10, 25, rng.randint(0, 50)]),
+        "joker_value": lambda: rng.choice([-5, 0, rng.randint(-50, 0)]),
+        "streak_bonus": lambda: random_streak_rules(rng),
         "reductions": lambda: random_pairs(rng),
         "reduce_multiples": lambda: rng.choice([None, [50, 50], random_multiples(rng)]),
         "end": lambda: str(rng.choice(list(End))),
@@ -321,6 +344,33 @@ def random_options(rng: random.Random) -> dict[str, Any]:
         "yaniv_limit_warns": lambda: rng.choice([True, False]),
     }
     return {name: values[name]() for name in names}
+
+
+def random_streak_rules(rng: random.Random) -> list[dict[str, Any]]:
+    """Win streaks of a few rounds (so that games reach them) and Assaf resets."""
+    rules: list[dict[str, Any]] = []
+    for _ in range(rng.choice([0, 1, 2, 3, 10])):
+        if rng.random() < 0.6:
+            points = rng.choice([-10, 25, rng.randint(-100, 100)])
+            rules.append({"wins": rng.choice([1, 2, 3, rng.randint(1, 50)]), "points": points})
+        else:
+            rules.append({"assafs": rng.choice([1, 2, 3, rng.randint(1, 50)]), "reset": True})
+    return rules
+
+
+def random_jokers(
+    rng: random.Random, hands: dict[str, int], ender: str, rules: Ruleset
+) -> dict[str, int]:
+    """Jokers held, within the bounds: room in the hand, 2 a deck; none for an emptied hand."""
+    jokers: dict[str, int] = {}
+    left = 2 * rules.decks(len(hands))
+    for player in rng.sample(list(hands), rng.randint(0, len(hands))):
+        count = rng.randint(0, min(left, rules.max_jokers))
+        room = rules.highest_card * (rules.cards_dealt - count)
+        if count and hands[player] <= room and not (player == ender and hands[player] == 0):
+            jokers[player] = count
+            left -= count
+    return jokers
 
 
 def random_round(rng: random.Random, playing: list[str], rules: Ruleset) -> dict[str, Any]:
@@ -351,6 +401,11 @@ def random_round(rng: random.Random, playing: list[str], rules: Ruleset) -> dict
             entry["along"] = []
     order = list(hands.items())
     rng.shuffle(order)
+    if rng.random() < 0.3:
+        jokers = random_jokers(rng, hands, ender, rules)
+        # A caller whose jokers count below 0 still calls within the limit (or above it).
+        if jokers or rng.random() < 0.2:
+            entry["jokers"] = jokers
     return {"hands": dict(order), **entry}
 
 
@@ -363,18 +418,24 @@ def random_game(rng: random.Random) -> dict[str, Any]:
     totals: dict[str, int] = dict.fromkeys(players, 0)
     out: list[str] = []
     rounds = []
+    seated = list(players)
+    streaks: Any = {}
     for number in range(1, rng.choice([rng.randint(0, 6), 60]) + 1):
-        playing = [player for player in players if player not in out]
-        entry = random_round(rng, playing, rules)
-        entries = Round(
-            entry["hands"],
-            entry.get("yaniv"),
-            tuple(entry.get("along", ())),
-            entry.get("empty_hand"),
-        )
-        scored = score_round(players, totals, entries, number, rules, out=tuple(out))
+        joins: dict[str, Any] | None = None
+        if len(seated) < 8 and rng.random() < 0.06:
+            joiner = rng.choice([other for other in NAMES if other not in seated])
+            start = rng.choice(["highest", "average", "zero", rng.randint(0, rules.end_above)])
+            joins = {"name": joiner, "start": start}
+        playing = [player for player in seated if player not in out]
+        entry = random_round(rng, playing + ([joins["name"]] if joins else []), rules)
+        if joins:
+            entry["joins"] = joins
+        entries = round_from_record(entry, number)
+        scored = score_round(seated, totals, entries, number, rules, tuple(out), streaks)
         rounds.append(entry)
-        totals = dict(scored.totals)
+        totals, streaks = dict(scored.totals), scored.streaks
+        if scored.joined:
+            seated.append(scored.joined[0])
         out.extend(scored.eliminated)
         if scored.ends_game:
             break
@@ -459,9 +520,16 @@ def test_the_js_engine_scores_random_games_and_sheets_as_python(record_property)
             for scored in result["rounds"]
             for player in scored["reductions"]
         )
+        # The options of issue 37, each meeting the round it changes.
+        covered["joined"] += any("joined" in scored for scored in result["rounds"])
+        covered["streak bonus"] += any(scored.get("bonuses") for scored in result["rounds"])
+        covered["reset"] += any(scored.get("resets") for scored in result["rounds"])
+        covered["jokers"] += any(entry.get("jokers") for entry in record["rounds"])
+        covered[f"assaf {options.get('assaf')}"] += bool(assafs)
     rounds = sum(kinds.values())
-    # Totals never go below 0, so JS's % (which keeps the sign) is Python's in reductionAt.
-    assert min(min(result["totals"].values()) for result in results) >= 0
+    # Totals never go below 0 but with a negative joker value: JS's % (which keeps the sign)
+    # differs from Python's there, so reductionAt takes care of negative totals.
+    assert min(min(result["totals"].values()) for result in results) < 0
     print(f"\nJS = Python on {len(records)} random games, {rounds} rounds: {dict(kinds)}")
     print(f"covered: {dict(covered)}")
     record_property("js_engine_random_games", len(records))
@@ -476,6 +544,10 @@ def test_the_js_engine_scores_random_games_and_sheets_as_python(record_property)
         assert covered[case] >= GAME_COUNT // 10, case
     for case in ("warned", "flat assaf", "zero at or below", "dealt out"):
         assert covered[case] >= GAME_COUNT // 30, case
+    for case in ("joined", "streak bonus", "reset", "jokers"):
+        assert covered[case] >= GAME_COUNT // 30, case
+    for case in ("assaf per_challenger", "assaf others_cards"):
+        assert covered[case] >= GAME_COUNT // 60, case
     # A player left on a reducible total who then scores 0 is rarer.
     assert covered["reduced after 0"] >= GAME_COUNT // 120
     assert covered["shared win"] >= GAME_COUNT // 300
@@ -534,10 +606,29 @@ BAD_RULESETS = [
 BAD_OPTION_VALUES: dict[str, list[Any]] = {
     "false_yaniv": ["others_score", "", None, 1, ["others_score_zero"], "OTHERS_SCORE_HAND"],
     "end": ["Game_over", "eliminate", None, 0, True],
-    "yaniv_limit": [-1, 51, *NOT_INTS],
+    "yaniv_limit": [-1, 92, *NOT_INTS],
     "end_above": [0, 10_001, *NOT_INTS],
     "deals_per_player": [-1, 51, *NOT_INTS],
-    "cards_dealt": [0, 6, *NOT_INTS],
+    "cards_dealt": [0, 8, *NOT_INTS],
+    "face_values": ["11", "11-13", 10, None, "J-Q-K"],
+    "assaf_extra": [-1, 101, *NOT_INTS[:-1]],
+    "joker_held": [-1, 51, *NOT_INTS],
+    "joker_value": [1, -51, *NOT_INTS],
+    "streak_bonus": [
+        "x",
+        {},
+        None,
+        [{"wins": 3}],
+        [{"wins": 3, "points": -10, "reset": True}],
+        [{"assafs": 6, "reset": False}],
+        [{"assafs": 6, "reset": 1}],
+        [{"wins": 3.0, "points": 1}],
+        [{"wins": 0, "points": 1}],
+        [{"wins": 3, "points": 101}],
+        [{"assafs": 51, "reset": True}],
+        [{"wins": 1, "points": 1}] * 11,
+        [[3, -10]],
+    ],
     "one_deck_up_to": [0, 9, *NOT_INTS],
     "assaf": ["Flat", "hand", "hand+30", None, 30, True],
     "assaf_penalty": [-1, 101, *NOT_INTS],
@@ -594,10 +685,13 @@ BAD_OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
-ROUND_MUTATIONS = ["round field", "hands", "hand", "ending", "along", "caller", "empty hand"]
+ROUND_MUTATIONS = [
+    *["round field", "hands", "hand", "ending", "along", "caller", "empty hand"],
+    *["jokers", "joins"],
+]
 MUTATIONS = [
     *["record", "ruleset", "options", "players", "names", "rounds", "round"],
-    *["option"] * 4,
+    *["option"] * 6,
     *ROUND_MUTATIONS,
     *["limit", "after the end", "out player"],
     *["several"] * 3,
@@ -632,7 +726,13 @@ def mutate(rng: random.Random, record: dict[str, Any], what: str = "") -> tuple[
             items.insert(rng.randint(0, len(items)), ("cards_dealt", 1))
         else:
             # The pair options have the most ways to be wrong.
-            name = rng.choice([*BAD_OPTION_VALUES, "reductions", "reductions", "reduce_multiples"])
+            name = rng.choice(
+                [
+                    *BAD_OPTION_VALUES,
+                    *["reductions"] * 4,
+                    *["reduce_multiples", "streak_bonus"] * 2,
+                ]
+            )
             bad = (name, rng.choice(BAD_OPTION_VALUES[name]))
             items = [item for item in items if item[0] != name]
         items.insert(rng.randint(0, len(items)), bad)
@@ -701,6 +801,34 @@ def mutate(rng: random.Random, record: dict[str, Any], what: str = "") -> tuple[
         entry.pop("empty_hand", None)
         entry["yaniv"] = caller = rng.choice(names)
         hands[caller] = rng.randint(6, 50)
+    elif what == "jokers":
+        entry["jokers"] = rng.choice(
+            [
+                rng.choice(NOT_MAPPINGS),
+                {"Zed": 1},
+                {names[0]: rng.choice([-1, 5, *NOT_INTS])},
+                # No room in the hand: a joker of one card dealt beside a card.
+                {names[0]: 1},
+                dict.fromkeys(names, 2),
+            ]
+        )
+        if rng.random() < 0.5 and isinstance(hands, dict):
+            hands[names[0]] = 50
+            record["options"] = {**record.get("options", {}), "cards_dealt": 5}
+    elif what == "joins":
+        joiner = rng.choice(["Zed", "", " ", names[0], 7, None])
+        entry["joins"] = rng.choice(
+            [
+                rng.choice(NOT_MAPPINGS),
+                {"name": joiner},
+                {"name": joiner, "start": rng.choice(["highest", "zero", 40])},
+                {"name": "Zed", "start": rng.choice(["high", -1, 10**6, 7.0, None, True])},
+            ]
+        )
+        if isinstance(hands, dict):
+            hands["Zed"] = 3
+        if rng.random() < 0.3:
+            record["players"] = [*players, *(f"P{n}" for n in range(8 - len(players)))]
     elif what == "after the end" and rounds:
         rounds.append(copy.deepcopy(rounds[-1]))
     elif what == "out player":

@@ -28,7 +28,9 @@ from scoring.rules import (
     ISRAELI,
     MAX_ASSAF_PENALTY,
     MAX_DEALS_PER_PLAYER,
+    MAX_HAND,
     MAX_REDUCTION_PAIRS,
+    MAX_ROUND_POINTS,
     MAX_TOTAL,
     MIN_EVERY,
     OPTIONS,
@@ -51,8 +53,8 @@ from tests.scoring.vectors import OPTION_VECTORS_DIR, load, option_vector_files,
 
 SEATS = ("Ann", "Bart", "Chris", "Dirk")
 # The most reduction steps any allowed options give (docs/rules.md, "Bounds"): the table's 20
-# totals and every multiple of 10 up to 10,000 + the most points of a round (224).
-MOST_STEPS = MAX_REDUCTION_PAIRS + (MAX_TOTAL + 224) // MIN_EVERY
+# totals and every multiple of 10 up to 10,000 + the most points of a round (MAX_ROUND_POINTS).
+MOST_STEPS = MAX_REDUCTION_PAIRS + (MAX_TOTAL + MAX_ROUND_POINTS) // MIN_EVERY
 
 
 def hands(*values: int) -> dict[str, int]:
@@ -122,9 +124,11 @@ def test_the_multiple_rules_smallest_and_largest_every_are_accepted():
 @pytest.mark.parametrize(
     ("option", "low", "high"),
     [
-        ("yaniv_limit", 0, 50),
+        ("yaniv_limit", 0, MAX_HAND),
         ("end_above", 1, MAX_TOTAL),
-        ("cards_dealt", 1, 5),
+        ("cards_dealt", 1, 7),
+        ("joker_held", 0, 50),
+        ("joker_value", -50, 0),
         ("one_deck_up_to", 1, 8),
         ("assaf_penalty", 0, MAX_ASSAF_PENALTY),
         ("deals_per_player", 0, MAX_DEALS_PER_PLAYER),
@@ -148,7 +152,11 @@ def test_the_flags_are_true_or_false(option, value):
 
 @pytest.mark.parametrize(
     ("option", "choices"),
-    [("assaf", "hand_plus, flat"), ("assaf_zero", "nobody, lowest, at_or_below_caller")],
+    [
+        ("assaf", "hand_plus, flat, per_challenger, others_cards"),
+        ("assaf_zero", "nobody, lowest, at_or_below_caller"),
+        ("face_values", "10, 11-12-13"),
+    ],
 )
 def test_the_assaf_choices_are_named(option, choices):
     assert str(refused({option: "Flat"})) == f"options: {option} must be one of {choices}"
@@ -185,13 +193,29 @@ def test_the_worst_allowed_options_give_a_bounded_number_of_reduction_steps():
         }
     )
     assert worst.max_round_points == 224
-    assert len(worst.reduction_steps) == MOST_STEPS == 1_042
+    assert len(worst.reduction_steps) == 1_042
+    worst = WIKIPEDIA_EN.with_options(
+        {
+            "reductions": [[total, 0] for total in range(1, 30) if total % 10][:20],
+            "reduce_multiples": [MIN_EVERY, 1],
+            "end_above": MAX_TOTAL,
+            "cards_dealt": 7,
+            "face_values": "11-12-13",
+            "yaniv_limit_warns": True,
+            "assaf": "per_challenger",
+            "assaf_penalty": 100,
+            "joker_held": 50,
+            "streak_bonus": [{"wins": n, "points": 100} for n in range(1, 11)],
+        }
+    )
+    assert worst.max_round_points == MAX_ROUND_POINTS == 1_991
+    assert len(worst.reduction_steps) == MOST_STEPS == 1_219
     rng = random.Random(13)
     for preset in RULESETS.values():
         for _ in range(50):
             ruleset = preset.with_options(random_options(rng))
             assert len(ruleset.reduction_steps) <= MOST_STEPS
-            assert ruleset.max_round_points <= 224
+            assert ruleset.max_round_points <= MAX_ROUND_POINTS
 
 
 def test_the_reduction_steps_are_computed_once_per_ruleset():
@@ -411,7 +435,7 @@ def test_the_new_options_survive_the_record_round_trip():
     game = Game(SEATS, (Round(hands(8, 3, 12, 30), yaniv="Ann"),), ruleset)
     assert game_to_record(game)["options"] == options
     assert game_from_record(game_to_record(game)) == game
-    assert list(OPTIONS)[-5:] == list(options)
+    assert list(OPTIONS)[-9:-4] == list(options)
 
 
 # --- the game ends after a number of deals (deals_per_player) ---------------------------------
@@ -496,12 +520,20 @@ def test_the_option_vectors_cover_every_new_house_rule():
     assert {path.parent for path in OPTION_VECTORS} == {
         OPTION_VECTORS_DIR,
         OPTION_VECTORS_DIR / "errors",
+        OPTION_VECTORS_DIR / "peers",
     }
-    used = {name for path in OPTION_SCORED for name in load(path)["game"]["options"]}
+    games = [load(path)["game"] for path in OPTION_SCORED]
+    used = {name for game in games for name in game.get("options", {})}
     assert used >= {"assaf", "assaf_penalty", "assaf_zero", "reduction_needs_points"}
     assert "yaniv_limit_warns" in used
     assert "deals_per_player" in used
-    assert {load(path)["game"]["ruleset"] for path in OPTION_SCORED} == set(RULESETS)
+    # Issue 37: every option, and rounds with jokers and players joining.
+    assert used == set(OPTIONS) - {"false_yaniv", "one_deck_up_to", "yaniv_limit"}
+    rounds = [entry for game in games for entry in game["rounds"]]
+    assert any("jokers" in entry for entry in rounds)
+    starts = {entry["joins"]["start"] for entry in rounds if "joins" in entry}
+    assert {"highest", "average", "zero", 87} <= starts
+    assert {game.get("ruleset", "belgian") for game in games} == set(RULESETS)
 
 
 @pytest.mark.parametrize("path", OPTION_SCORED, ids=vector_id)
@@ -512,7 +544,10 @@ def test_an_option_vector_survives_the_record_round_trip_and_prints_as_a_table(p
     assert result_to_record(score_game(game)) == vector["expected"]
     out = io.StringIO()
     call_command("score_game", str(path), "--format", "table", stdout=out)
-    assert out.getvalue().splitlines()[0].split() == ["round", "kind", *vector["game"]["players"]]
+    # A player who joins gets a column after the players seated first.
+    joiners = [entry["joins"]["name"] for entry in vector["game"]["rounds"] if "joins" in entry]
+    header = ["round", "kind", *vector["game"]["players"], *joiners]
+    assert out.getvalue().splitlines()[0].split() == header
 
 
 # --- the JSON reader (scoring.records.read_json) -----------------------------------------------

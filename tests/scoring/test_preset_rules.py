@@ -370,8 +370,8 @@ def test_options_survive_the_record_round_trip():
     ("options", "message"),
     [
         ({"limit": 7}, "options: unknown option 'limit'"),
-        ({"yaniv_limit": "7"}, "options: yaniv_limit must be a whole number from 0 to 50"),
-        ({"yaniv_limit": True}, "options: yaniv_limit must be a whole number from 0 to 50"),
+        ({"yaniv_limit": "7"}, "options: yaniv_limit must be a whole number from 0 to 91"),
+        ({"yaniv_limit": True}, "options: yaniv_limit must be a whole number from 0 to 91"),
         ({"cards_dealt": 3, "yaniv_limit": 31}, "options: yaniv_limit must be at most"),
         ({"end": "sudden_death"}, "options: end must be one of game_over, elimination"),
         ({"reductions": {"100": 50}}, "options: reductions must be a list"),

@@ -11,9 +11,10 @@ VECTORS_DIR = Path(__file__).resolve().parents[1] / "vectors"
 PRESET_VECTORS_DIR = VECTORS_DIR / "presets"
 # The presets' folders, each with at least this many scored games; errors/ holds bad input.
 PRESET_FOLDERS = {"israeli": 4, "wikipedia_en": 4, "wikipedia_fr": 4, "errors": 4}
-# The house rules of the rule options (any preset): scored games here, bad options in errors/.
+# The house rules of the rule options (any preset): scored games here, bad options in errors/,
+# the peer scorekeepers' own cases in peers/.
 OPTION_VECTORS_DIR = VECTORS_DIR / "options"
-OPTION_FOLDERS = {"options": 6, "errors": 4}
+OPTION_FOLDERS = {"options": 6, "errors": 4, "peers": 9}
 
 
 def vector_files() -> list[Path]:

@@ -476,19 +476,21 @@ def _first_round(game: Game, referee) -> Round:
     return record(game, referee, DIRK_CLIMBS[0])[0]
 
 
-def test_the_database_refuses_a_hand_total_of_51(game, referee):
+# The largest hand of any rule options is 91 (7 cards of 13, issue 37); the engine checks a hand
+# against the tournament's own rules (50 under belgian) before it is stored.
+def test_the_database_refuses_a_hand_total_of_92(game, referee):
     hand = _first_round(game, referee).hands.get(seat__position=4)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Hand.objects.filter(pk=hand.pk).update(hand_total=51)
+        Hand.objects.filter(pk=hand.pk).update(hand_total=92)
     assert Hand.objects.get(pk=hand.pk).hand_total == 45
 
 
-def test_the_database_refuses_a_new_hand_of_51(game):
+def test_the_database_refuses_a_new_hand_of_92(game):
     seat = game.table.seats.get(position=1)
     stored = Round.objects.create(game=game, number=1, kind="yaniv", caller=seat)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Hand.objects.create(round=stored, seat=seat, hand_total=51)
-    Hand.objects.create(round=stored, seat=seat, hand_total=50)
+        Hand.objects.create(round=stored, seat=seat, hand_total=92)
+    Hand.objects.create(round=stored, seat=seat, hand_total=91)
 
 
 def test_the_database_refuses_a_duplicate_round_number(game, referee):

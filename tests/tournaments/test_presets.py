@@ -331,6 +331,7 @@ OPTION_FIELD_NAMES = [
     "yaniv_limit",
     "yaniv_limit_warns",
     "cards_dealt",
+    "face_values",
     "one_deck_up_to",
     "reductions",
     "reduce_every",
@@ -341,6 +342,7 @@ OPTION_FIELD_NAMES = [
     "deals_per_player",
     "assaf",
     "assaf_penalty",
+    "assaf_extra",
     "assaf_zero",
 ]
 
@@ -390,7 +392,7 @@ def test_the_form_has_a_field_per_option_filled_in_with_the_tournaments_rules(
     assert 'name="reductions" value="100 → 50, 200 → 100"' in html
     assert '<option value="elimination" selected>that player is out</option>' in html
     assert '<option value="hand_plus" selected>their hand + the Assaf penalty</option>' in html
-    assert "The highest hand that may call Yaniv (0–50)." in html
+    assert "The highest hand that may call Yaniv (0–91)." in html
     assert "<legend>Rules</legend>" in html
 
 
@@ -517,7 +519,7 @@ def test_a_house_rule_stays_when_the_preset_changes(director_client, tournament)
         ({"reduce_every": "50", "reduce_by": ""}, "reduce_by", "Give both numbers, or neither."),
         ({"reduce_every": "5", "reduce_by": "5"}, "reduce_every", "A whole number from 10 to"),
         ({"reduce_every": "50", "reduce_by": "60"}, "reduce_by", "More than 0, at most"),
-        ({"yaniv_limit": "51"}, "yaniv_limit", "A whole number from 0 to 50."),
+        ({"yaniv_limit": "92"}, "yaniv_limit", "A whole number from 0 to 91."),
         ({"yaniv_limit": "9" * 5000}, "yaniv_limit", "Enter a whole number."),
         (
             {"cards_dealt": "3", "yaniv_limit": "31"},

@@ -72,9 +72,11 @@ class Hand(models.Model):
         ordering = ["round", "seat__position"]
         constraints = [
             models.UniqueConstraint(fields=["round", "seat"], name="unique_hand_per_seat"),
+            # The largest hand of any rule options (7 cards of 13); the engine checks a
+            # hand against the tournament's own rules before it is stored.
             models.CheckConstraint(
-                condition=Q(hand_total__gte=0, hand_total__lte=rules.BELGIAN.max_hand),
-                name="hand_total_0_to_50",
+                condition=Q(hand_total__gte=0, hand_total__lte=rules.MAX_HAND),
+                name="hand_total_0_to_91",
             ),
         ]
 
