@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import random
 import statistics
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bench import BenchError, say
@@ -154,6 +156,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--chromium", default=CHROMIUM)
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="trace the first measured phone's save into FILE (Chrome's trace format: "
+        "chrome://tracing, Perfetto) and print where the page's time went",
+    )
     add_site_arguments(parser, ["setup"])
     options = vars(parser.parse_args(argv))
     if options["runs"] < 1 or options["rounds"] < 1:
@@ -259,7 +267,8 @@ class PhoneBenchmark(Site):
                 warm_up, *measured = plan["tables"]
                 one_phone(browser, base, warm_up, cookies)
                 for number, path in enumerate(measured, start=1):
-                    run = one_phone(browser, base, path, cookies)
+                    profile = self.options["profile"] if number == 1 else None
+                    run = one_phone(browser, base, path, cookies, profile)
                     say(
                         f"phone {number}: cold {run.cold_bytes / 1024:.1f} KB, usable "
                         f"{run.cold_inputs:.0f}/{run.cold_script:.0f} ms; form ready "
@@ -291,7 +300,9 @@ def log_in(base: str, login_path: str) -> list[dict[str, Any]]:
         ]
 
 
-def one_phone(browser: Any, base: str, path: str, cookies: list[dict[str, Any]]) -> Run:
+def one_phone(
+    browser: Any, base: str, path: str, cookies: list[dict[str, Any]], profile: str | None = None
+) -> Run:
     """A new phone (empty profile) on the table at `path`: cold load, a save, offline reload."""
     # What Chromium asks for over HTTPS, as a phone reaches the site (over plain HTTP it
     # leaves out br and zstd, and the benchmark's server is on plain HTTP).
@@ -305,6 +316,9 @@ def one_phone(browser: Any, base: str, path: str, cookies: list[dict[str, Any]])
     page = context.new_page()
     run = Run()
     try:
+        # The site's origin first (a tiny answer): Chromium gives the page a renderer of the
+        # origin's own at its first navigation, and a CPU throttle set before it is lost.
+        page.goto(base + "/health/")
         cdp = context.new_cdp_session(page)
         throttle(cdp)
         types: dict[str, str] = {}
@@ -325,7 +339,19 @@ def one_phone(browser: Any, base: str, path: str, cookies: list[dict[str, Any]])
             # The page's own traffic after it loaded (polls, the sync) is not the load.
             if kind not in {"Fetch", "XHR"}:
                 run.bytes_by_type[kind] += size
-        run.form_ready, run.saved = save(page)
+        number = page.evaluate(FILL_SCRIPT)
+        # The device's own preview of the typed round runs first, as when a referee types.
+        page.wait_for_timeout(1000)
+        if profile:
+            browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+        run.form_ready, run.saved = record(page, number)
+        if profile:
+            # The sheet's refresh after the save is part of it.
+            page.wait_for_timeout(3000)
+            trace = browser.stop_tracing()
+            Path(profile).write_bytes(trace)
+            for line in breakdown(json.loads(trace)):
+                say(line)
         context.set_offline(True)
         page.reload(wait_until="load")
         run.offline_inputs, run.offline_script = marks(page)
@@ -370,14 +396,141 @@ def wait_until_kept(page: Any) -> None:
     page.wait_for_timeout(1000)
 
 
-def save(page: Any) -> tuple[float, float]:
-    number = page.evaluate(FILL_SCRIPT)
-    # The device's own preview of the typed round runs first, as when a referee types.
-    page.wait_for_timeout(1000)
+def record(page: Any, number: int) -> tuple[float, float]:
+    """Record clicked: ms until the next round's form is ready, until the round is saved."""
     found = page.evaluate(SAVE_SCRIPT, [number, f"Round {number} saved.", 60_000])
     if "form" not in found or "saved" not in found:
         raise BenchError(f"round {number}: the form or the saved status never came ({found})")
     return float(found["form"]), float(found["saved"])
+
+
+# --- the profile of a save ------------------------------------------------------------------
+
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "disabled-by-default-devtools.timeline",
+    "v8.execute",
+    "blink.user_timing",
+    "IndexedDB",
+    "loading",
+]
+# The renderer's main-thread events by what they are (self time: an event's own, its nested
+# events' taken out); anything else is "other".
+KINDS = {
+    "style": {"UpdateLayoutTree", "RecalculateStyles", "ScheduleStyleRecalculation"},
+    "layout": {"Layout", "UpdateLayout", "InvalidateLayout"},
+    "HTML parsing": {"ParseHTML", "ParseAuthorStyleSheet"},
+    "script": {
+        "EvaluateScript",
+        "FunctionCall",
+        "v8.compile",
+        "v8.compileModule",
+        "V8.Execute",
+        "TimerFire",
+        "FireAnimationFrame",
+        "EventDispatch",
+        "v8.run",
+        "XHRReadyStateChange",
+        "RunMicrotasks",
+        "v8.callFunction",
+        "HandlePostMessage",
+    },
+    "paint and compositing": {
+        "Paint",
+        "PrePaint",
+        "Layerize",
+        "UpdateLayer",
+        "CompositeLayers",
+        "PaintImage",
+        "UpdateLayerTree",
+        "Commit",
+        "RasterTask",
+        "Decode Image",
+    },
+    "garbage collection": {"MinorGC", "MajorGC", "V8.GCScavenger", "V8.GCFinalizeMC"},
+}
+
+
+def main_thread(events: list[dict]) -> tuple[int, int]:
+    """The (pid, tid) of the page's renderer main thread."""
+    for event in events:
+        if event.get("name") == "thread_name" and event.get("args", {}).get("name") == (
+            "CrRendererMain"
+        ):
+            pid, tid = event["pid"], event["tid"]
+            if any(e.get("pid") == pid and e.get("name") == "FunctionCall" for e in events):
+                return pid, tid
+    raise BenchError("the trace has no renderer main thread")
+
+
+def self_times(events: list[dict], pid: int, tid: int) -> tuple[Counter, Counter]:
+    """Each event name's self time in ms on one thread (complete events, nested by time);
+    and the style and layout a script forced (it read a size or a position after a change:
+    synchronous, the script waits), by name, and their count ("<name> count")."""
+    spans = sorted(
+        (e["ts"], e["ts"] + e.get("dur", 0), e["name"])
+        for e in events
+        if e.get("pid") == pid and e.get("tid") == tid and e.get("ph") == "X"
+    )
+    own: Counter = Counter()
+    forced: Counter = Counter()
+    stack: list[tuple[float, str]] = []  # (end, name) of the open spans
+    for start, end, name in spans:
+        while stack and stack[-1][0] <= start:
+            stack.pop()
+        if stack:
+            own[stack[-1][1]] -= (min(end, stack[-1][0]) - start) / 1000
+        if name in KINDS["style"] | KINDS["layout"] and any(
+            open_name in KINDS["script"] for _, open_name in stack
+        ):
+            forced[name] += (end - start) / 1000
+            forced[name + " count"] += 1
+        own[name] += (end - start) / 1000
+        stack.append((end, name))
+    return own, forced
+
+
+def breakdown(trace: dict) -> list[str]:
+    """Where one save's time went on the page's main thread, by kind, and the top names."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    pid, tid = main_thread(events)
+    own, forced = self_times(events, pid, tid)
+    kinds: Counter = Counter()
+    for name, ms in own.items():
+        kind = next((kind for kind, names in KINDS.items() if name in names), "other")
+        if name.startswith("IDB"):
+            kind = "IndexedDB"
+        kinds[kind] += ms
+    idb = (
+        sum(
+            e.get("dur", 0)
+            for e in events
+            if e.get("cat") == "IndexedDB" and (e.get("pid"), e.get("tid")) != (pid, tid)
+        )
+        / 1000
+    )
+    lines = [
+        f"profile of one save (Record until 3 s after it was saved), the page's main thread "
+        f"busy {sum(own.values()):.0f} ms:"
+    ]
+    lines += [f"  {kind:24} {ms:7.1f} ms" for kind, ms in kinds.most_common()]
+    lines.append(f"  {'IndexedDB, other threads':24} {idb:7.1f} ms")
+    lines.append(
+        "  forced by the script: "
+        + (
+            ", ".join(
+                f"{name} {int(forced[name + ' count'])}× {ms:.0f} ms"
+                for name, ms in forced.items()
+                if not name.endswith(" count")
+            )
+            or "none"
+        )
+    )
+    lines.append(
+        "  the busiest event names: "
+        + ", ".join(f"{name} {ms:.0f} ms" for name, ms in own.most_common(8))
+    )
+    return lines
 
 
 # --- the report ----------------------------------------------------------------------------
