@@ -344,13 +344,17 @@ def one_phone(
         page.wait_for_timeout(1000)
         if profile:
             browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+            cdp.send("Profiler.enable")
+            cdp.send("Profiler.setSamplingInterval", {"interval": 250})
+            cdp.send("Profiler.start")
         run.form_ready, run.saved = record(page, number)
         if profile:
             # The sheet's refresh after the save is part of it.
             page.wait_for_timeout(3000)
+            samples = cdp.send("Profiler.stop")["profile"]
             trace = browser.stop_tracing()
             Path(profile).write_bytes(trace)
-            for line in breakdown(json.loads(trace)):
+            for line in breakdown(json.loads(trace)) + top_functions(samples):
                 say(line)
         context.set_offline(True)
         page.reload(wait_until="load")
@@ -531,6 +535,23 @@ def breakdown(trace: dict) -> list[str]:
         + ", ".join(f"{name} {ms:.0f} ms" for name, ms in own.most_common(8))
     )
     return lines
+
+
+def top_functions(profile: dict, count: int = 12) -> list[str]:
+    """The page's JavaScript functions by self time (the V8 sampling profiler's samples)."""
+    interval = Counter(profile["timeDeltas"])
+    step_ms = interval.most_common(1)[0][0] / 1000 if interval else 0.0
+    hits = Counter(profile["samples"])
+    own: Counter = Counter()
+    for node in profile["nodes"]:
+        frame = node["callFrame"]
+        if not frame["url"]:
+            continue  # the program, idle, garbage collection: in the trace's figures
+        where = f"{frame['url'].rsplit('/', 1)[-1]}:{frame['lineNumber'] + 1}"
+        own[f"{frame['functionName'] or '(anonymous)'} {where}"] += hits[node["id"]]
+    return ["  the page's script by function (self time):"] + [
+        f"    {samples * step_ms:6.1f} ms  {name}" for name, samples in own.most_common(count)
+    ]
 
 
 # --- the report ----------------------------------------------------------------------------
