@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import random
 import statistics
 import time
@@ -582,6 +583,8 @@ def report(runs: Sequence[Run]) -> list[str]:
     lines = [
         f"phone: CPU {CPU_SLOWDOWN}× slower, {LATENCY_MS} ms RTT, {DOWN_KBITS / 1000:g} Mbit/s "
         f"down, {UP_KBITS} kbit/s up; median of {len(runs)} (min–max)",
+        # The times are the machine's too: a loaded one doubles them now and then.
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end",
         median_line(
             "cold load, transferred", [run.cold_bytes for run in runs], GOAL_COLD_BYTES, "KB"
         ),
