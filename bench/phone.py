@@ -317,52 +317,64 @@ def one_phone(
     page = context.new_page()
     run = Run()
     try:
-        # The site's origin first (a tiny answer): Chromium gives the page a renderer of the
-        # origin's own at its first navigation, and a CPU throttle set before it is lost.
-        page.goto(base + "/health/")
-        cdp = context.new_cdp_session(page)
-        throttle(cdp)
-        types: dict[str, str] = {}
-        cdp.on(
-            "Network.responseReceived",
-            lambda event: types.__setitem__(event["requestId"], event["type"]),
-        )
-        finished: list[tuple[str, int]] = []
-        cdp.on(
-            "Network.loadingFinished",
-            lambda event: finished.append((event["requestId"], int(event["encodedDataLength"]))),
-        )
-        page.goto(base + path, wait_until="load")
-        run.cold_inputs, run.cold_script = marks(page)
-        wait_until_kept(page)
-        for request, size in finished:
-            kind = types.get(request, "Other")
-            # The page's own traffic after it loaded (polls, the sync) is not the load.
-            if kind not in {"Fetch", "XHR"}:
-                run.bytes_by_type[kind] += size
-        number = page.evaluate(FILL_SCRIPT)
-        # The device's own preview of the typed round runs first, as when a referee types.
-        page.wait_for_timeout(1000)
-        if profile:
-            browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
-            cdp.send("Profiler.enable")
-            cdp.send("Profiler.setSamplingInterval", {"interval": 250})
-            cdp.send("Profiler.start")
-        run.form_ready, run.saved = record(page, number)
-        if profile:
-            # The sheet's refresh after the save is part of it.
-            page.wait_for_timeout(3000)
-            samples = cdp.send("Profiler.stop")["profile"]
-            trace = browser.stop_tracing()
-            Path(profile).write_bytes(trace)
-            for line in breakdown(json.loads(trace)) + top_functions(samples):
-                say(line)
+        cdp = cold_load(context, page, base, path, run)
+        save(browser, page, cdp, run, profile)
         context.set_offline(True)
         page.reload(wait_until="load")
         run.offline_inputs, run.offline_script = marks(page)
     finally:
         context.close()
     return run
+
+
+def cold_load(context: Any, page: Any, base: str, path: str, run: Run) -> Any:
+    """The page opened throttled with nothing cached, until the service worker keeps it:
+    its bytes by type and its times in `run`; the page's DevTools session."""
+    # The site's origin first (a tiny answer): Chromium gives the page a renderer of the
+    # origin's own at its first navigation, and a CPU throttle set before it is lost.
+    page.goto(base + "/health/")
+    cdp = context.new_cdp_session(page)
+    throttle(cdp)
+    types: dict[str, str] = {}
+    cdp.on(
+        "Network.responseReceived",
+        lambda event: types.__setitem__(event["requestId"], event["type"]),
+    )
+    finished: list[tuple[str, int]] = []
+    cdp.on(
+        "Network.loadingFinished",
+        lambda event: finished.append((event["requestId"], int(event["encodedDataLength"]))),
+    )
+    page.goto(base + path, wait_until="load")
+    run.cold_inputs, run.cold_script = marks(page)
+    wait_until_kept(page)
+    for request, size in finished:
+        kind = types.get(request, "Other")
+        # The page's own traffic after it loaded (polls, the sync) is not the load.
+        if kind not in {"Fetch", "XHR"}:
+            run.bytes_by_type[kind] += size
+    return cdp
+
+
+def save(browser: Any, page: Any, cdp: Any, run: Run, profile: str | None) -> None:
+    """The next round typed and recorded: its times in `run`; profiled into `profile`."""
+    number = page.evaluate(FILL_SCRIPT)
+    # The device's own preview of the typed round runs first, as when a referee types.
+    page.wait_for_timeout(1000)
+    if profile:
+        browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
+        cdp.send("Profiler.enable")
+        cdp.send("Profiler.setSamplingInterval", {"interval": 250})
+        cdp.send("Profiler.start")
+    run.form_ready, run.saved = record(page, number)
+    if profile:
+        # The sheet's refresh after the save is part of it.
+        page.wait_for_timeout(3000)
+        samples = cdp.send("Profiler.stop")["profile"]
+        trace = browser.stop_tracing()
+        Path(profile).write_bytes(trace)
+        for line in breakdown(json.loads(trace)) + top_functions(samples):
+            say(line)
 
 
 def throttle(cdp: Any) -> None:
