@@ -10,7 +10,8 @@ whose game has `--rounds` rounds (22: a long game's sheet), logged in as its ref
 1. **cold load**: the page opened with nothing cached; the bytes transferred by type (headers
    included, as on the wire), and the time from the navigation's start until the hand inputs
    are usable (in the page and drawn) and until the page script is ready (table.js ran:
-   it defines `window.yanivOutbox` as its last step, after every handler is attached);
+   it defines `window.yanivOutbox` as its last step, after every handler is attached; if it
+   also defines `window.yanivReady`, a promise, until that settles);
 2. **a save**: the next round typed, then *Record* clicked; the time until the next round's
    form is ready (the button says "Record round N+1", enabled, the hands empty) and until the
    status says "Round N saved." (the server stored it);
@@ -73,14 +74,27 @@ CHROMIUM_ARGS = [
 
 # In every page, before its own scripts: when the inputs and the page script were first seen
 # (at a drawn frame: before the stylesheet has arrived nothing is drawn, so nothing usable).
+# The script is ready once table.js ran (its last statement defines window.yanivOutbox); if
+# it also defines window.yanivReady, a promise settled once the outbox is read and drawn, then
+# only when that promise settles.
 MARKS_SCRIPT = """
 (() => {
   const marks = (window.__phone = {});
   const usable = () => document.querySelector("#round-form input.hand:not([disabled])");
+  let waiting = false;
   function tick() {
     const now = performance.now();
     if (marks.inputs === undefined && usable()) marks.inputs = now;
-    if (marks.script === undefined && typeof window.yanivOutbox === "function") marks.script = now;
+    if (!waiting && typeof window.yanivOutbox === "function") {
+      waiting = true;
+      const ready = window.yanivReady;
+      if (ready && typeof ready.then === "function") {
+        const settled = () => { marks.script = performance.now(); };
+        ready.then(settled, settled);
+      } else {
+        marks.script = now;
+      }
+    }
     if (marks.inputs === undefined || marks.script === undefined) requestAnimationFrame(tick);
   }
   requestAnimationFrame(tick);
