@@ -1,5 +1,5 @@
 """python -m bench
-{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos}
+{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos,phone}
 [options]: one benchmark on the configured site.
 
 Run from the repository root; DATABASE_URL picks the database as for manage.py.
@@ -25,13 +25,14 @@ BENCHMARKS = {
     "downloads": "a referee's preview and /health/ while clients download the report (PostgreSQL)",
     "push": "a draw to 200 subscribed phones; a round's save with 200 subscribers against none",
     "chaos": "seeded games on the offline table page: drops, reloads, a second phone (Chromium)",
+    "phone": "the referee's table page on a throttled Chromium: cold load, save, offline reload",
 }
 
 
 def usage() -> str:
     lines = [
         "usage: python -m bench "
-        "{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos} "
+        "{standings,pdf,hotpath,load,stack,ratings,seasons,statistics,downloads,push,chaos,phone} "
         "[options]",
         "",
     ]

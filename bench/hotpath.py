@@ -340,13 +340,13 @@ class World:
         ]
 
 
-def play(game: Game, referee: Any, rng: random.Random) -> None:
-    """`PAGE_ROUNDS` rounds as a referee records them: dealt, never ending the game."""
+def play(game: Game, referee: Any, rng: random.Random, rounds: int = PAGE_ROUNDS) -> None:
+    """`rounds` rounds as a referee records them: dealt, never ending the game."""
     game = Game.objects.select_related("table__session__tournament").get(pk=game.pk)
     ruleset = game.ruleset
     players = game.rows().players
     totals = dict.fromkeys(players, 0)
-    for number in range(1, PAGE_ROUNDS + 1):
+    for number in range(1, rounds + 1):
         # Of a few dealt rounds, the one leaving the highest total lowest: a long game.
         dealt = []
         for _ in range(30):

@@ -146,6 +146,17 @@ def test_hashed_static_files_come_from_disk_precompressed_and_kept_a_year(site, 
     assert plain.status_code == 200 and "immutable" not in plain.headers.get("cache-control", "")
 
 
+def test_a_phone_asking_for_brotli_gets_the_minified_script_compressed_by_brotli(site, folder):
+    manifest = json.loads((folder / "static" / "staticfiles.json").read_text())
+    script = get(f"{site}/static/{manifest['paths']['js/table.js']}", **{"Accept-Encoding": "br"})
+    source = Path(__file__).resolve().parents[1] / "static" / "js" / "table.js"
+
+    assert script.status_code == 200
+    assert script.headers["content-encoding"] == "br"
+    assert len(script.content) < 0.8 * source.stat().st_size
+    assert script.num_bytes_downloaded < len(script.content) / 3
+
+
 def test_the_metrics_are_not_served_through_caddy(site):
     assert get(f"{site}/metrics/").status_code == 404
     assert get(f"{site}/metrics").status_code == 404

@@ -324,7 +324,9 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            # whitenoise's (hashed, .br and .gz beside each file), our scripts and styles
+            # minified first (yaniv_club/storage.py).
+            else "yaniv_club.storage.MinifiedStaticFilesStorage"
         )
     },
 }
