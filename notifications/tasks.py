@@ -14,14 +14,13 @@ push service keeps one and the phone shows one.
 from __future__ import annotations
 
 import datetime
+import http.client
 import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-import requests
 from django.conf import settings
 from django.core import signing
-from django.db.models import Count, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -43,6 +42,8 @@ HOUR = datetime.timedelta(hours=1)
 STOP_SALT = "notifications.stop"
 # `_post`'s answer for a subscription past its end: deleted, nothing posted.
 EXPIRED = -1
+# `_post`'s answer for a message this endpoint alone failed (not tried again).
+UNDELIVERED = -2
 
 
 def stop_token(subscription: Subscription) -> str:
@@ -119,8 +120,14 @@ def write_messages(event: Event) -> int:
         audiences |= Q(player__isnull=True, referee__isnull=True)
     subscriptions = list(
         Subscription.objects.filter(audiences, tournament=event.tournament, expires__gt=now)
-        # The first subscribed first, when a bound cuts the list.
-        .order_by("pk")
+        # When a bound cuts the list: phones that already received a message first, then
+        # the others, each in the order they subscribed. Junk subscribed
+        # early (endpoints that never answer) cannot starve real phones: it is served last,
+        # and removed after NOTIFICATIONS_FAILURES failures.
+        .order_by(
+            ExpressionWrapper(Q(acknowledged_at__isnull=True), output_field=BooleanField()),
+            "pk",
+        )
     )
     if not subscriptions:
         return 0
@@ -233,35 +240,34 @@ def send_messages(event: str, task_id: str) -> None:
         send_again.using(run_after=min(later)).enqueue(event)
 
 
-_sessions = threading.local()
-
-
 def _post(message: Message) -> int | None:
     """Post one message (in a thread of the pool: no database here); its push service's
-    answer, None for a network failure, "gone" (None) subscription past its end."""
+    answer, None for a network failure (tried again), UNDELIVERED for a failure of this
+    endpoint alone (refused, a redirect, the deadline, a signature: not tried again), EXPIRED
+    for a subscription past its end. Never raises: one message's error is that message's."""
     subscription = message.subscription
     if subscription.expires <= timezone.now():
         return EXPIRED
-    if not hasattr(_sessions, "session"):
-        _sessions.session = requests.Session()
-    with translation.override(subscription.language):
-        data = push.payload(
-            message.title,
-            message.body,
-            message.url,
-            message.key,
-            reverse("notifications:stop", args=[stop_token(subscription)]),
-            gettext("Stop these"),
-        )
     try:
-        return push.post(subscription.info, data, message.key, _sessions.session)
-    except requests.RequestException as error:
+        with translation.override(subscription.language):
+            data = push.payload(
+                message.title,
+                message.body,
+                message.url,
+                message.key,
+                reverse("notifications:stop", args=[stop_token(subscription)]),
+                gettext("Stop these"),
+            )
+        return push.post(subscription.info, data, message.key)
+    except push.Undelivered as error:
+        logger.warning("notifications: %s not delivered: %s", message.key, error)
+        return UNDELIVERED
+    except (OSError, http.client.HTTPException) as error:
         logger.info("notifications: %s not sent: %s", message.key, error)
         return None
-    except (ValueError, TypeError) as error:
-        # Keys the encryption refuses: this phone can never be reached.
-        logger.warning("notifications: %s not encrypted: %s", message.key, error)
-        return 400
+    except Exception:
+        logger.exception("notifications: %s failed", message.key)
+        return UNDELIVERED
 
 
 def _record(message: Message, status: int | None) -> None:
@@ -272,6 +278,10 @@ def _record(message: Message, status: int | None) -> None:
         mine.update(
             status=Message.Status.SENT, sent_at=timezone.now(), attempts=message.attempts + 1
         )
+        if subscription.failures or subscription.acknowledged_at is None:
+            Subscription.objects.filter(pk=subscription.pk).update(
+                failures=0, acknowledged_at=timezone.now()
+            )
     elif status in (404, 410, EXPIRED):
         # The push service forgot the phone (unsubscribed, app data cleared), or the
         # subscription ended: so do we.
@@ -286,3 +296,16 @@ def _record(message: Message, status: int | None) -> None:
     else:
         logger.warning("notifications: %s given up (%s)", message.key, status)
         mine.update(status=Message.Status.FAILED, attempts=message.attempts + 1)
+        _count_failure(subscription)
+
+
+def _count_failure(subscription: Subscription) -> None:
+    """A message given up counts against its subscription; NOTIFICATIONS_FAILURES in a row
+    (no message delivered in between) and it is removed: an endpoint that never answers
+    stops taking its tournament's bounds and the worker's time."""
+    failures = subscription.failures + 1
+    if failures >= settings.NOTIFICATIONS_FAILURES:
+        logger.warning("notifications: subscription %s removed after failures", subscription.pk)
+        subscription.delete()
+    else:
+        Subscription.objects.filter(pk=subscription.pk).update(failures=F("failures") + 1)

@@ -215,14 +215,35 @@ NOTIFICATIONS_DAYS_AFTER = int(os.environ.get("NOTIFICATIONS_DAYS_AFTER", "3"))
 # Bounds: messages one phone gets, and one tournament sends, in any hour (beyond: dropped).
 NOTIFICATIONS_PER_PHONE = int(os.environ.get("NOTIFICATIONS_PER_PHONE", "30"))
 NOTIFICATIONS_PER_TOURNAMENT = int(os.environ.get("NOTIFICATIONS_PER_TOURNAMENT", "5000"))
-# Seconds a push service has to answer; a message claimed by a task that went silent for
+# Seconds a push service has for one message, all of it (connect, send, the whole answer);
+# a message claimed by a task that went silent for
 # this long is another task's to send.
 NOTIFICATIONS_TIMEOUT = int(os.environ.get("NOTIFICATIONS_TIMEOUT", "10"))
 NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", "120"))
 # Messages a worker posts at once (to push services answering in tens of milliseconds).
 NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
-# Push services are reached over https only; a test's push service on loopback speaks http.
+# Push services are reached over https only, at public addresses (notifications/endpoints.py).
+# NOTIFICATIONS_LOCAL_SERVICES: host:port pairs allowed on a private address (the tests' push
+# service on loopback), and with NOTIFICATIONS_ALLOW_HTTP over http: never in production.
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
+NOTIFICATIONS_LOCAL_SERVICES = [
+    name for name in os.environ.get("NOTIFICATIONS_LOCAL_SERVICES", "").split(",") if name
+]
+# An optional allow-list of push service hosts (".mozilla.com": a domain and its subdomains);
+# empty: any host whose every address is public.
+NOTIFICATIONS_PUSH_HOSTS = [
+    name for name in os.environ.get("NOTIFICATIONS_PUSH_HOSTS", "").split(",") if name
+]
+# A subscription whose messages were given up this many times in a row is removed.
+NOTIFICATIONS_FAILURES = int(os.environ.get("NOTIFICATIONS_FAILURES", "3"))
+# Subscriptions one phone (its endpoint) may hold at once, and one address (an IPv6 /64) may
+# make in an hour.
+NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE = int(
+    os.environ.get("NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE", "20")
+)
+NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS = int(
+    os.environ.get("NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS", "60")
+)
 # `manage.py backup` writes here (the deploy: /var/backups/yaniv-club) and keeps the newest
 # BACKUP_KEEP (the deploy's hourly timer keeps 48: two days; deploy/env.template).
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))
