@@ -186,9 +186,13 @@ CACHE_URL = os.environ.get("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache whose errors are misses: Redis down never fails a page
+            # or a save (yaniv_club/cache.py). A stopped or unreachable Redis is given up on
+            # within half a second, not the operating system's connect timeout.
+            "BACKEND": "yaniv_club.cache.FailSafeRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "yaniv",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
