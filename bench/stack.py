@@ -219,9 +219,10 @@ class StackBenchmark(load.Benchmark):
         during = [s for s in samples if fault.started <= s.end and s.start <= fault.over]
         failed = [s for s in during if s.outcome != "ok"]
         saves = [s for s in failed if s.endpoint == "submit"]
+        submitted = sum(1 for s in during if s.endpoint == "submit")
         say(
-            f"{fault.name}: {len(during)} requests during it, {len(failed)} failed, "
-            f"{len(saves)} of them saves"
+            f"{fault.name}: {len(during)} requests during it ({submitted} saves), "
+            f"{len(failed)} failed, {len(saves)} of them saves"
         )
         return [f"{len(failed)} requests failed with Redis down"] if failed else []
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 import datetime
 import http.client
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from django.conf import settings
 from django.core import signing
-from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -44,6 +45,9 @@ STOP_SALT = "notifications.stop"
 EXPIRED = -1
 # `_post`'s answer for a message this endpoint alone failed (not tried again).
 UNDELIVERED = -2
+# The priority of the rest of an event's messages after its task's time ran out: below every
+# other task (django-tasks runs the highest first).
+YIELDED = -10
 
 
 def stop_token(subscription: Subscription) -> str:
@@ -207,26 +211,15 @@ def send_messages(event: str, task_id: str) -> None:
     service answers in tens of milliseconds: 200 phones one after the other would take
     seconds), each marked sent as its answer comes: the database is written from this thread
     only. A worker dying here leaves at most that many messages claimed and not marked: the
-    only ones that may go twice (with their Topic and tag: shown once)."""
+    only ones that may go twice (with their Topic and tag: shown once).
+
+    The queue cannot be held: past NOTIFICATIONS_TASK_SECONDS the task stops after its
+    batch and the rest goes to a task of lower priority, so that a report or another event
+    queued meanwhile runs first (one slow batch costs them NOTIFICATIONS_TIMEOUT at most)."""
     waiting = Message.objects.filter(event=event, status=Message.Status.PENDING)
-    tried: set[int] = set()
-    with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
-        while True:
-            now = timezone.now()
-            due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
-                pk__in=tried
-            )
-            batch = list(due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY])
-            if not batch:
-                break
-            tried.update(batch)
-            due.filter(pk__in=batch).update(claimed_by=task_id, claimed_at=now)
-            messages = waiting.filter(pk__in=batch, claimed_by=task_id).select_related(
-                "subscription"
-            )
-            posts = {pool.submit(_post, message): message for message in messages}
-            for done in as_completed(posts):
-                _record(posts[done], done.result())
+    if _send_due(waiting, task_id):
+        send_again.using(priority=YIELDED).enqueue(event)
+        return
     later = [
         max(
             message.next_attempt_at,
@@ -238,6 +231,32 @@ def send_messages(event: str, task_id: str) -> None:
     ]
     if later:
         send_again.using(run_after=min(later)).enqueue(event)
+
+
+def _send_due(waiting: QuerySet[Message], task_id: str) -> bool:
+    """Post the due messages batch by batch; True when the task's time ran out first."""
+    started = time.monotonic()
+    tried: set[int] = set()
+    with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
+        while True:
+            now = timezone.now()
+            due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
+                pk__in=tried
+            )
+            batch = list(due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY])
+            if not batch:
+                return False
+            tried.update(batch)
+            due.filter(pk__in=batch).update(claimed_by=task_id, claimed_at=now)
+            messages = waiting.filter(pk__in=batch, claimed_by=task_id).select_related(
+                "subscription"
+            )
+            posts = {pool.submit(_post, message): message for message in messages}
+            for done in as_completed(posts):
+                _record(posts[done], done.result())
+            if time.monotonic() - started >= settings.NOTIFICATIONS_TASK_SECONDS:
+                # What is left (if anything) is the next task's, behind the others.
+                return True
 
 
 def _post(message: Message) -> int | None:

@@ -224,6 +224,9 @@ NOTIFICATIONS_PER_TOURNAMENT = int(os.environ.get("NOTIFICATIONS_PER_TOURNAMENT"
 # this long is another task's to send.
 NOTIFICATIONS_TIMEOUT = int(os.environ.get("NOTIFICATIONS_TIMEOUT", "10"))
 NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", "120"))
+# Seconds one task sends for before the rest of its event's messages go to a task behind
+# the others (a report queued meanwhile waits this long, plus one message's deadline, at most).
+NOTIFICATIONS_TASK_SECONDS = int(os.environ.get("NOTIFICATIONS_TASK_SECONDS", "20"))
 # Messages a worker posts at once (to push services answering in tens of milliseconds).
 NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
 # Push services are reached over https only, at public addresses (notifications/endpoints.py).
