@@ -78,6 +78,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy (SECURE_CSP below), on static files too.
     "yaniv_club.csp.ContentSecurityPolicyMiddleware",
+    # The Permissions-Policy (PERMISSIONS_POLICY below), on static files too.
+    "yaniv_club.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language, else English.
@@ -105,6 +107,26 @@ MIDDLEWARE = [
 # script or style (htmx's indicator styles are in site.css; the chart and the QR codes are
 # SVG styled by attributes), no plugins, no framing, forms post to this site only.
 # <script type="application/json"> (json_script) is data, not a script: it needs nothing.
+# The browser features the pages may use: none of the sensors, the camera, the microphone,
+# position or payment (nothing here needs them); full screen and keeping the screen awake for
+# the hall's screens, from this site only. Push notifications are no feature of this header.
+PERMISSIONS_POLICY = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "display-capture": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "publickey-credentials-get": [],
+    "usb": [],
+    "xr-spatial-tracking": [],
+    "fullscreen": ["self"],
+    "screen-wake-lock": ["self"],
+}
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
