@@ -65,20 +65,14 @@ class WriteLogMiddleware:
         return response
 
 
-def permissions_policy(features: dict[str, list[str]]) -> str:
-    """`{"camera": [], "fullscreen": ["self"]}` as the header's value:
-    `camera=(), fullscreen=(self)`."""
-    return ", ".join(f"{feature}=({' '.join(origins)})" for feature, origins in features.items())
-
-
 class PermissionsPolicyMiddleware:
-    """Sends `settings.PERMISSIONS_POLICY` on every answer (static files and errors too):
-    the site uses no camera, microphone, position or payment, so neither may anything it
-    shows, nor a page that frames it."""
+    """Sends `settings.PERMISSIONS_POLICY` (the header's value) on every answer (static files
+    and errors too): the site uses no camera, microphone, position or payment, so neither may
+    anything it shows, nor a page that frames it."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
-        self.value = permissions_policy(getattr(settings, "PERMISSIONS_POLICY", {}))
+        self.value = str(getattr(settings, "PERMISSIONS_POLICY", ""))
 
     def __call__(self, request):
         response = self.get_response(request)

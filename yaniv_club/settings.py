@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
@@ -110,23 +111,12 @@ MIDDLEWARE = [
 # The browser features the pages may use: none of the sensors, the camera, the microphone,
 # position or payment (nothing here needs them); full screen and keeping the screen awake for
 # the hall's screens, from this site only. Push notifications are no feature of this header.
-PERMISSIONS_POLICY = {
-    "accelerometer": [],
-    "autoplay": [],
-    "camera": [],
-    "display-capture": [],
-    "geolocation": [],
-    "gyroscope": [],
-    "magnetometer": [],
-    "microphone": [],
-    "midi": [],
-    "payment": [],
-    "publickey-credentials-get": [],
-    "usb": [],
-    "xr-spatial-tracking": [],
-    "fullscreen": ["self"],
-    "screen-wake-lock": ["self"],
-}
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "publickey-credentials-get=(), usb=(), xr-spatial-tracking=(), fullscreen=(self), "
+    "screen-wake-lock=(self)"
+)
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
@@ -205,6 +195,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # CACHE_URL=redis://127.0.0.1:6379/0, Django's own Redis backend. Without it, each process
 # keeps its own in memory. Sessions are read from it first and kept in the database.
 CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES: dict[str, dict[str, Any]]
 if CACHE_URL:
     CACHES = {
         "default": {
