@@ -187,9 +187,7 @@ def test_behind_the_proxy_each_client_address_is_counted(api, world, settings):
     assert from_client("203.0.113.9, 198.51.100.2") == 429
 
 
-def test_an_ipv6_client_is_counted_by_its_64_whatever_address_it_rotates_to(
-    api, world, settings
-):
+def test_an_ipv6_client_is_counted_by_its_64_whatever_address_it_rotates_to(api, world, settings):
     settings.API_REQUESTS, settings.TRUSTED_PROXY_COUNT = 3, 1
 
     def from_client(address: str) -> int:
