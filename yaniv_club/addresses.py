@@ -12,8 +12,6 @@ import ipaddress
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from tournaments.access import client_address
-
 IPV6_PREFIX = 64
 
 
@@ -34,6 +32,9 @@ def network(address: str) -> str:
 def client_network(request: HttpRequest) -> str:
     """The request's client (`tournaments.access.client_address`, behind the trusted proxies)
     as a limit counts it."""
+    # Imported here: tournaments.access may key its own limits with `network`.
+    from tournaments.access import client_address
+
     return network(client_address(request))
 
 
