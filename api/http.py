@@ -13,8 +13,8 @@
   on the public pages (their kept fragments expire then too): the tag changes with that
   window.
 - **The rate limit** (`AddressThrottle`): at most `API_REQUESTS` requests per `API_WINDOW`
-  seconds from one client address (`tournaments.access.client_address`, which reads the
-  address behind the trusted proxies), counted in Django's cache (Redis with `CACHE_URL`:
+  seconds from one client (`yaniv_club.addresses.client_network`: the address behind the
+  trusted proxies, an IPv6 one by its /64), counted in Django's cache (Redis with `CACHE_URL`:
   shared by every worker); beyond it `429` with `Retry-After`.
 - **Errors**: JSON `{"code": …, "detail": …}` with a code a program can test
   (`not_found`, `invalid` with the fields' `errors`, `throttled`, `unavailable`,
@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.http import parse_etags
@@ -47,7 +46,8 @@ from ninja.params import HeaderEx, P
 from ninja.throttling import BaseThrottle
 
 from tournaments import caching
-from tournaments.access import client_address
+from yaniv_club import addresses
+from yaniv_club.addresses import client_network
 
 T = TypeVar("T")
 
@@ -221,7 +221,8 @@ def _limit() -> tuple[int, int]:
 
 
 class AddressThrottle(BaseThrottle):
-    """At most API_REQUESTS requests per API_WINDOW seconds from one client address.
+    """At most API_REQUESTS requests per API_WINDOW seconds from one client (an IPv6 /64:
+    `yaniv_club.addresses`).
 
     Counted in fixed windows of the clock (one cache key per address and window, added then
     incremented: atomic in Redis and memcached), so that nothing is kept per request and the
@@ -231,14 +232,8 @@ class AddressThrottle(BaseThrottle):
     def allow_request(self, request: HttpRequest) -> bool:
         limit, seconds = _limit()
         start = int(time.time() // seconds)
-        key = f"api-requests:{seconds}:{start}:{client_address(request)}"
-        cache.add(key, 0, seconds + 1)
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between the two calls
-            cache.set(key, 1, seconds + 1)
-            count = 1
-        return count <= limit
+        key = f"api-requests:{seconds}:{start}:{client_network(request)}"
+        return addresses.count(key, seconds + 1) <= limit
 
     def wait(self) -> float:
         _, seconds = _limit()

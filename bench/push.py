@@ -53,6 +53,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     settings.NOTIFICATIONS_ALLOW_HTTP = True
     settings.NOTIFICATIONS_PER_TOURNAMENT = max(settings.NOTIFICATIONS_PER_TOURNAMENT, 10_000)
     service, server = loopback.start()
+    # The loopback push service is the one private address the worker may post to.
+    settings.NOTIFICATIONS_LOCAL_SERVICES = [service.url.removeprefix("http://")]
     started = timezone.now()
     subscribed = build("bench-push-subscribed", options.players, service)
     nobody = build("bench-push-nobody", options.players, None)
@@ -117,6 +119,7 @@ def start_worker() -> subprocess.Popen[bytes]:
         "VAPID_PRIVATE_KEY": settings.VAPID_PRIVATE_KEY,
         "VAPID_PUBLIC_KEY": settings.VAPID_PUBLIC_KEY,
         "NOTIFICATIONS_ALLOW_HTTP": "1",
+        "NOTIFICATIONS_LOCAL_SERVICES": ",".join(settings.NOTIFICATIONS_LOCAL_SERVICES),
         "NOTIFICATIONS_PER_TOURNAMENT": "10000",
     }
     worker = subprocess.Popen(

@@ -9,6 +9,8 @@ submitting whole games, phones polling) runs through Caddy while, one after the 
 1. app server A is killed (SIGKILL, its workers with it) and started again;
 2. Redis is restarted (its cache is lost: a cache, the sessions are kept in the database);
 3. PostgreSQL is restarted (`pg_ctl restart -m fast`).
+4. Redis is stopped for 60 s (`--redis-down`), then started again empty (issue 34): the
+   cache's errors are misses, so not one request may fail meanwhile.
 
 Each fault starts once a share of the rounds is acknowledged (`--faults-at`). The database
 is then checked against what the site acknowledged (bench/load_verification.py: every
@@ -85,6 +87,8 @@ class StackBenchmark(load.Benchmark):
         self.ports = {"A": free_port(), "B": free_port()}
         self.caddy: subprocess.Popen | None = None
         self.faults = [Fault(name) for name in FAULTS]
+        if options.get("redis_down"):
+            self.faults.append(Fault(f"Redis down {options['redis_down']:g} s"))
 
     # --- the stack ------------------------------------------------------------------
 
@@ -161,7 +165,8 @@ class StackBenchmark(load.Benchmark):
         acknowledged: Callable[[float], Awaitable[bool]],
     ) -> None:
         """The three faults, each once its share of the rounds is acknowledged."""
-        for fault, share in zip(self.faults, self.options["faults_at"], strict=True):
+        three = self.faults[: len(FAULTS)]
+        for fault, share in zip(three, self.options["faults_at"], strict=True):
             if not await acknowledged(share * planned):
                 return
             fault.at_round = rec.acked_rounds
@@ -183,6 +188,43 @@ class StackBenchmark(load.Benchmark):
                 )
                 fault.started = outage.started
             fault.over = time.time()
+        await self.redis_down(rec, planned, acknowledged)
+
+    async def redis_down(
+        self,
+        rec: load_clients.Recorder,
+        planned: int,
+        acknowledged: Callable[[float], Awaitable[bool]],
+    ) -> None:
+        """Issue 34's fault, after the three: Redis stopped for --redis-down seconds, then
+        started again empty. A cache is a cache: no save may fail meanwhile."""
+        if len(self.faults) == len(FAULTS):
+            return
+        fault = self.faults[-1]
+        if not await acknowledged(self.options["redis_down_at"] * planned):
+            return
+        fault.at_round = rec.acked_rounds
+        say(f"{fault.name} at round {fault.at_round}")
+        fault.started = time.time()
+        await asyncio.to_thread(self.redis.stop)
+        await asyncio.sleep(self.options["redis_down"])
+        await asyncio.to_thread(self.redis.start)
+        fault.over = time.time()
+
+    def judge_redis_down(self, samples: list[load_clients.Sample]) -> list[str]:
+        """Redis down: not one save (round submitted) and not one request failed."""
+        if len(self.faults) == len(FAULTS) or not self.faults[-1].started:
+            return []
+        fault = self.faults[-1]
+        during = [s for s in samples if fault.started <= s.end and s.start <= fault.over]
+        failed = [s for s in during if s.outcome != "ok"]
+        saves = [s for s in failed if s.endpoint == "submit"]
+        submitted = sum(1 for s in during if s.endpoint == "submit")
+        say(
+            f"{fault.name}: {len(during)} requests during it ({submitted} saves), "
+            f"{len(failed)} failed, {len(saves)} of them saves"
+        )
+        return [f"{len(failed)} requests failed with Redis down"] if failed else []
 
     # --- the report -----------------------------------------------------------------
 
@@ -241,6 +283,7 @@ class StackBenchmark(load.Benchmark):
             if s.outcome != "ok"
             and not any(start <= s.end and s.start <= end for start, end in windows)
         ]
+        failures += self.judge_redis_down(samples)
         say(f"requests failed outside the faults: {len(outside)}")
         if outside:
             failures.append(f"{len(outside)} requests failed outside the faults")
@@ -270,6 +313,13 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         default=[0.15, 0.45, 0.7],
         help="the shares of the rounds acknowledged at which each fault starts",
     )
+    parser.add_argument(
+        "--redis-down",
+        type=float,
+        default=60.0,
+        help="seconds Redis is stopped in a fourth fault (issue 34); 0: no such fault",
+    )
+    parser.add_argument("--redis-down-at", type=float, default=0.8)
     parser.add_argument("--duration", type=float, default=300.0, help="cap on the load, seconds")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers a server")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")

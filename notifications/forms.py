@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-from urllib.parse import urlsplit
 
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
+
+from notifications import endpoints
 
 
 def _b64url(value: str) -> bytes:
@@ -27,11 +27,13 @@ class SubscriptionForm(forms.Form):
     )
 
     def clean_endpoint(self) -> str:
+        """A push service's address on the internet (`notifications.endpoints`): checked
+        again at each message, where it resolves then."""
         endpoint = self.cleaned_data["endpoint"]
-        # A push service is on the internet, over TLS; the tests' own runs on loopback.
-        allowed = {"https", "http"} if settings.NOTIFICATIONS_ALLOW_HTTP else {"https"}
-        if urlsplit(endpoint).scheme not in allowed:
-            raise forms.ValidationError(gettext("A push service's address starts with https."))
+        try:
+            endpoints.check(endpoint)
+        except endpoints.Refused as refused:
+            raise forms.ValidationError(str(refused)) from refused
         return endpoint
 
     def clean_p256dh(self) -> str:

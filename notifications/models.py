@@ -5,8 +5,8 @@ the site needs to choose and word the messages (player, tournament, language), n
 address, no name of the phone. `player` empty: the tournament's announcements (the director's
 hall message); `referee` (instead of a player): a referee's account, told of disputes at their
 tables. It ends by itself `expires` (N days after the tournament) and
-is deleted when the push service says the endpoint is gone (404/410) or the phone says
-"Stop these".
+is deleted when the push service says the endpoint is gone (404/410), when its messages failed
+NOTIFICATIONS_FAILURES times in a row, or when the phone says "Stop these".
 """
 
 from __future__ import annotations
@@ -52,6 +52,11 @@ class Subscription(models.Model):
     language = models.CharField(max_length=8, choices=settings.LANGUAGES)
     created = models.DateTimeField(default=timezone.now)
     expires = models.DateTimeField(db_index=True)
+    # When its push service first took a message for it: a real phone. The bounds serve
+    # these first, so that subscriptions that never worked cannot starve them.
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    # Messages given up in a row (reset by one delivered): NOTIFICATIONS_FAILURES removes it.
+    failures = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -4,23 +4,31 @@ a phone's push service (RFC 8030, aes128gcm of RFC 8291), through pywebpush."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import hashlib
+import http.client
 import json
+import socket
+import ssl
+import threading
 import time
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from py_vapid import Vapid
-from pywebpush import WebPusher
+from py_vapid import Vapid, VapidException
+from pywebpush import WebPusher, WebPushException
+
+from notifications import endpoints
 
 # A push service keeps a message this long for a phone that is off (RFC 8030 §5.2).
 TTL = 6 * 60 * 60
 VAPID_LIFETIME = 12 * 60 * 60
+# A push service's answer is a status and a short body; more is not read.
+MAX_ANSWER = 64 * 1024
 
 
 def b64url(data: bytes) -> str:
@@ -92,21 +100,100 @@ def topic(tag: str) -> str:
     return b64url(hashlib.sha256(tag.encode()).digest())[:32]
 
 
-def post(
-    subscription_info: dict[str, object],
-    data: str,
-    tag: str,
-    session: requests.Session,
-) -> int:
-    """Encrypt `data` for the phone and post it to its push service; the HTTP status.
-    A network failure raises requests' exception (the caller retries)."""
-    headers = {**vapid_headers(str(subscription_info["endpoint"])), "Topic": topic(tag)}
-    headers["Urgency"] = "normal"
-    response = WebPusher(subscription_info, requests_session=session).send(
-        data,
-        headers,
-        ttl=TTL,
-        content_encoding="aes128gcm",
-        timeout=settings.NOTIFICATIONS_TIMEOUT,
+class Undelivered(Exception):
+    """One message not delivered for a reason of this endpoint alone (a refused address, a
+    redirect, no answer within the deadline, a signature refused): it fails that message and
+    counts towards removing its subscription, never the batch."""
+
+
+def _connect(parts: SplitResult, deadline: float) -> socket.socket:
+    """A socket to one of the endpoint's public addresses, checked again once connected."""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    error: Exception = Undelivered("no address")
+    for family, address in endpoints.check(parts.geturl()):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(remaining)
+            sock.connect((address, port))
+            endpoints.check_peer(parts, sock.getpeername()[0])
+        except (OSError, endpoints.Refused) as failure:
+            sock.close()
+            error = failure
+            continue
+        if parts.scheme == "https":
+            sock = ssl.create_default_context().wrap_socket(sock, server_hostname=parts.hostname)
+        return sock
+    raise error
+
+
+class _Connection(http.client.HTTPConnection):
+    """http.client on a socket the caller opened (TLS already on it): no second resolution."""
+
+    def __init__(self, sock: socket.socket, host: str) -> None:
+        super().__init__(host)
+        self.sock = sock
+
+    def connect(self) -> None:  # the socket is already connected
+        pass
+
+
+def _exchange(parts: SplitResult, body: bytes, headers: dict[str, str], deadline: float) -> int:
+    sock = _connect(parts, deadline)
+    # The deadline is for the whole message (connect, send, the answer's headers and body):
+    # a service dripping one byte every few seconds is cut off at it, not per read.
+    cut = threading.Timer(max(0.0, deadline - time.monotonic()), _shut, args=[sock])
+    cut.start()
+    try:
+        connection = _Connection(sock, parts.netloc)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(MAX_ANSWER)
+        if time.monotonic() >= deadline:
+            raise Undelivered("no answer within the deadline")
+        return int(response.status)
+    except (OSError, http.client.HTTPException) as error:
+        if time.monotonic() >= deadline:
+            raise Undelivered("no answer within the deadline") from error
+        raise
+    finally:
+        cut.cancel()
+        sock.close()
+
+
+def _shut(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+def post(subscription_info: dict[str, object], data: str, tag: str) -> int:
+    """Encrypt `data` for the phone and post it to its push service; the HTTP status (a
+    redirect is a status like any other: never followed). A refused endpoint, a bad signature
+    or the deadline (NOTIFICATIONS_TIMEOUT, whole message) raise Undelivered; a network
+    failure raises OSError or http.client's exception."""
+    endpoint = str(subscription_info["endpoint"])
+    deadline = time.monotonic() + settings.NOTIFICATIONS_TIMEOUT
+    try:
+        parts = endpoints.shape(endpoint)
+        headers = vapid_headers(endpoint)
+        body = WebPusher(subscription_info).encode(data.encode(), "aes128gcm")["body"]
+    except (endpoints.Refused, VapidException, WebPushException, ValueError, TypeError) as error:
+        raise Undelivered(str(error)) from error
+    headers.update(
+        {
+            "Topic": topic(tag),
+            "Urgency": "normal",
+            "TTL": str(TTL),
+            "Content-Encoding": "aes128gcm",
+            "Content-Type": "application/octet-stream",
+            "Content-Length": str(len(body)),
+            "Connection": "close",
+        }
     )
-    return int(response.status_code)
+    try:
+        return _exchange(parts, body, headers, deadline)
+    except endpoints.Refused as error:
+        raise Undelivered(str(error)) from error

@@ -14,14 +14,14 @@ push service keeps one and the phone shows one.
 from __future__ import annotations
 
 import datetime
+import http.client
 import logging
-import threading
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-import requests
 from django.conf import settings
 from django.core import signing
-from django.db.models import Count, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, F, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -43,6 +43,11 @@ HOUR = datetime.timedelta(hours=1)
 STOP_SALT = "notifications.stop"
 # `_post`'s answer for a subscription past its end: deleted, nothing posted.
 EXPIRED = -1
+# `_post`'s answer for a message this endpoint alone failed (not tried again).
+UNDELIVERED = -2
+# The priority of the rest of an event's messages after its task's time ran out: below every
+# other task (django-tasks runs the highest first).
+YIELDED = -10
 
 
 def stop_token(subscription: Subscription) -> str:
@@ -119,8 +124,14 @@ def write_messages(event: Event) -> int:
         audiences |= Q(player__isnull=True, referee__isnull=True)
     subscriptions = list(
         Subscription.objects.filter(audiences, tournament=event.tournament, expires__gt=now)
-        # The first subscribed first, when a bound cuts the list.
-        .order_by("pk")
+        # When a bound cuts the list: phones that already received a message first, then
+        # the others, each in the order they subscribed. Junk subscribed
+        # early (endpoints that never answer) cannot starve real phones: it is served last,
+        # and removed after NOTIFICATIONS_FAILURES failures.
+        .order_by(
+            ExpressionWrapper(Q(acknowledged_at__isnull=True), output_field=BooleanField()),
+            "pk",
+        )
     )
     if not subscriptions:
         return 0
@@ -200,26 +211,15 @@ def send_messages(event: str, task_id: str) -> None:
     service answers in tens of milliseconds: 200 phones one after the other would take
     seconds), each marked sent as its answer comes: the database is written from this thread
     only. A worker dying here leaves at most that many messages claimed and not marked: the
-    only ones that may go twice (with their Topic and tag: shown once)."""
+    only ones that may go twice (with their Topic and tag: shown once).
+
+    The queue cannot be held: past NOTIFICATIONS_TASK_SECONDS the task stops after its
+    batch and the rest goes to a task of lower priority, so that a report or another event
+    queued meanwhile runs first (one slow batch costs them NOTIFICATIONS_TIMEOUT at most)."""
     waiting = Message.objects.filter(event=event, status=Message.Status.PENDING)
-    tried: set[int] = set()
-    with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
-        while True:
-            now = timezone.now()
-            due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
-                pk__in=tried
-            )
-            batch = list(due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY])
-            if not batch:
-                break
-            tried.update(batch)
-            due.filter(pk__in=batch).update(claimed_by=task_id, claimed_at=now)
-            messages = waiting.filter(pk__in=batch, claimed_by=task_id).select_related(
-                "subscription"
-            )
-            posts = {pool.submit(_post, message): message for message in messages}
-            for done in as_completed(posts):
-                _record(posts[done], done.result())
+    if _send_due(waiting, task_id):
+        send_again.using(priority=YIELDED).enqueue(event)
+        return
     later = [
         max(
             message.next_attempt_at,
@@ -233,35 +233,60 @@ def send_messages(event: str, task_id: str) -> None:
         send_again.using(run_after=min(later)).enqueue(event)
 
 
-_sessions = threading.local()
+def _send_due(waiting: QuerySet[Message], task_id: str) -> bool:
+    """Post the due messages batch by batch; True when the task's time ran out first."""
+    started = time.monotonic()
+    tried: set[int] = set()
+    with ThreadPoolExecutor(max_workers=settings.NOTIFICATIONS_CONCURRENCY) as pool:
+        while True:
+            now = timezone.now()
+            due = waiting.filter(_claimable(task_id, now), next_attempt_at__lte=now).exclude(
+                pk__in=tried
+            )
+            batch = list(due.values_list("pk", flat=True)[: settings.NOTIFICATIONS_CONCURRENCY])
+            if not batch:
+                return False
+            tried.update(batch)
+            due.filter(pk__in=batch).update(claimed_by=task_id, claimed_at=now)
+            messages = waiting.filter(pk__in=batch, claimed_by=task_id).select_related(
+                "subscription"
+            )
+            posts = {pool.submit(_post, message): message for message in messages}
+            for done in as_completed(posts):
+                _record(posts[done], done.result())
+            if time.monotonic() - started >= settings.NOTIFICATIONS_TASK_SECONDS:
+                # What is left (if anything) is the next task's, behind the others.
+                return True
 
 
 def _post(message: Message) -> int | None:
     """Post one message (in a thread of the pool: no database here); its push service's
-    answer, None for a network failure, "gone" (None) subscription past its end."""
+    answer, None for a network failure (tried again), UNDELIVERED for a failure of this
+    endpoint alone (refused, a redirect, the deadline, a signature: not tried again), EXPIRED
+    for a subscription past its end. Never raises: one message's error is that message's."""
     subscription = message.subscription
     if subscription.expires <= timezone.now():
         return EXPIRED
-    if not hasattr(_sessions, "session"):
-        _sessions.session = requests.Session()
-    with translation.override(subscription.language):
-        data = push.payload(
-            message.title,
-            message.body,
-            message.url,
-            message.key,
-            reverse("notifications:stop", args=[stop_token(subscription)]),
-            gettext("Stop these"),
-        )
     try:
-        return push.post(subscription.info, data, message.key, _sessions.session)
-    except requests.RequestException as error:
+        with translation.override(subscription.language):
+            data = push.payload(
+                message.title,
+                message.body,
+                message.url,
+                message.key,
+                reverse("notifications:stop", args=[stop_token(subscription)]),
+                gettext("Stop these"),
+            )
+        return push.post(subscription.info, data, message.key)
+    except push.Undelivered as error:
+        logger.warning("notifications: %s not delivered: %s", message.key, error)
+        return UNDELIVERED
+    except (OSError, http.client.HTTPException) as error:
         logger.info("notifications: %s not sent: %s", message.key, error)
         return None
-    except (ValueError, TypeError) as error:
-        # Keys the encryption refuses: this phone can never be reached.
-        logger.warning("notifications: %s not encrypted: %s", message.key, error)
-        return 400
+    except Exception:
+        logger.exception("notifications: %s failed", message.key)
+        return UNDELIVERED
 
 
 def _record(message: Message, status: int | None) -> None:
@@ -272,6 +297,10 @@ def _record(message: Message, status: int | None) -> None:
         mine.update(
             status=Message.Status.SENT, sent_at=timezone.now(), attempts=message.attempts + 1
         )
+        if subscription.failures or subscription.acknowledged_at is None:
+            Subscription.objects.filter(pk=subscription.pk).update(
+                failures=0, acknowledged_at=timezone.now()
+            )
     elif status in (404, 410, EXPIRED):
         # The push service forgot the phone (unsubscribed, app data cleared), or the
         # subscription ended: so do we.
@@ -286,3 +315,16 @@ def _record(message: Message, status: int | None) -> None:
     else:
         logger.warning("notifications: %s given up (%s)", message.key, status)
         mine.update(status=Message.Status.FAILED, attempts=message.attempts + 1)
+        _count_failure(subscription)
+
+
+def _count_failure(subscription: Subscription) -> None:
+    """A message given up counts against its subscription; NOTIFICATIONS_FAILURES in a row
+    (no message delivered in between) and it is removed: an endpoint that never answers
+    stops taking its tournament's bounds and the worker's time."""
+    failures = subscription.failures + 1
+    if failures >= settings.NOTIFICATIONS_FAILURES:
+        logger.warning("notifications: subscription %s removed after failures", subscription.pk)
+        subscription.delete()
+    else:
+        Subscription.objects.filter(pk=subscription.pk).update(failures=F("failures") + 1)

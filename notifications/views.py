@@ -10,16 +10,19 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from notifications import push
 from notifications.forms import EndpointForm, SubscriptionForm
-from notifications.models import Subscription, subscribe
+from notifications.models import Subscription, expiry_for, subscribe
 from notifications.tasks import subscription_of
 from tournaments import access
 from tournaments.models import Player, Seat, Table, Tournament
+from yaniv_club import addresses
+from yaniv_club.addresses import client_network
 
 
 def _language(request: HttpRequest) -> str:
@@ -27,17 +30,49 @@ def _language(request: HttpRequest) -> str:
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
+def _refused(message: str, status: int = 400, **extra: Any) -> JsonResponse:
+    """A subscription not taken: the message is what the button shows."""
+    return JsonResponse({"subscribed": False, "message": message, **extra}, status=status)
+
+
+def _bound(request: HttpRequest, endpoint: str, new: bool) -> JsonResponse | None:
+    """The bounds on subscribing: NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS an hour from one
+    address (an IPv6 /64), NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE at once for one phone (its
+    endpoint); renewing one already held is always allowed."""
+    hour = int(timezone.now().timestamp()) // 3600
+    made = addresses.count(f"subscriptions:{hour}:{client_network(request)}", 3600)
+    if made > settings.NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS:
+        return _refused(gettext("Too many subscriptions from this network: try again later."), 429)
+    held = Subscription.objects.filter(endpoint=endpoint, expires__gt=timezone.now()).count()
+    if new and held >= settings.NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE:
+        return _refused(
+            gettext("This phone already follows %(count)s players or tables: stop some first.")
+            % {"count": held}
+        )
+    return None
+
+
 def _subscribe(
     request: HttpRequest, tournament: Tournament, player: Player | None, referee: Any = None
 ) -> HttpResponse:
     """This phone hears about `player` (and, if ticked, the announcements), or about
-    `referee`'s tables."""
+    `referee`'s tables: "will be notified" only once every check that sending makes passed
+    (a push service on the internet, the tournament's window still open, the bounds)."""
     if not push.enabled():
         raise Http404("This site sends no notifications.")
+    if expiry_for(tournament) <= timezone.now():
+        return _refused(gettext("This tournament's notifications are over: nothing more is sent."))
     form = SubscriptionForm(request.POST)
     if not form.is_valid():
-        return JsonResponse({"errors": form.errors}, status=400)
+        first = next(iter(form.errors.values()))[0]
+        return _refused(str(first), errors=form.errors)
     keys = {name: form.cleaned_data[name] for name in ("endpoint", "p256dh", "auth")}
+    new = not Subscription.objects.filter(
+        endpoint=keys["endpoint"], tournament=tournament, player=player, referee=referee
+    ).exists()
+    refused = _bound(request, keys["endpoint"], new)
+    if refused is not None:
+        return refused
     language = _language(request)
     subscribe(**keys, tournament=tournament, player=player, referee=referee, language=language)
     if referee is None and form.cleaned_data["announcements"]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 
 from printing import archive_file
 from printing.archive import FORMAT, VERSION
@@ -38,6 +38,11 @@ from tournaments.sheets import GameSheet
 
 class ImportRefused(Exception):
     """The file cannot be imported: the message says where and why; nothing was written."""
+
+
+class ImportConflict(ImportRefused):
+    """Another import wrote the same tournament or club first (two pushes of one archive at
+    once): answered 409; nothing of this one was written."""
 
 
 @dataclass
@@ -90,9 +95,15 @@ def loads(text: str | bytes) -> object:
         raise ImportRefused(f"the file is not valid JSON: {error.message}") from None
 
 
-def import_tournament(data: object, director: Any = None) -> ImportReport:
+def import_tournament(data: object, director: Any = None, *, pushed: bool = False) -> ImportReport:
     """Create the tournament of an export (`tournament_to_data`) in one transaction; an
-    existing account given as `director` directs it too."""
+    existing account given as `director` directs it too.
+
+    `pushed`: the director pushed it (a venue's import token): the import has their rights
+    only. It matches only players they may see, records member numbers only on players of
+    their own tournaments, and makes directors only of accounts that already direct with them
+    (creating none). Without it (an operator's `manage.py import_tournament`) the file's
+    players and directors are matched among all the site's."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused(f'not a tournament export: "format" must be "{FORMAT}"')
     version = data.get("version")
@@ -104,8 +115,16 @@ def import_tournament(data: object, director: Any = None) -> ImportReport:
         archive = archive_file.read(data)
     except archive_file.Refused as error:
         raise ImportRefused(str(error)) from None
-    with transaction.atomic():
-        return _Importer(director).run(archive)
+    try:
+        with transaction.atomic():
+            return _Importer(director, pushed=pushed).run(archive)
+    except IntegrityError as error:
+        # Another import of the same file (or of one sharing its slug or a new club) committed
+        # first, between this one's checks and its writes: nothing of this one was written.
+        raise ImportConflict(
+            "another import of this tournament (or of a club it creates) was saved at the "
+            "same moment"
+        ) from error
 
 
 def _check(instance: models.Model, where: str, exclude: Sequence[str] = ()) -> None:
@@ -195,13 +214,16 @@ class _FilePlayer:
 
 
 class _Importer:
-    def __init__(self, director: Any = None) -> None:
+    def __init__(self, director: Any = None, pushed: bool = False) -> None:
         self.users = _Users()
+        # The import acts with the director's rights (a venue's push), not an operator's.
+        self.scoped = pushed and director is not None
         self.clubs: dict[str, Club] = {}
         self.players: dict[int, Player] = {}
         # The file's name of each of its players: the game records use it.
         self.file_names: dict[int, str] = {}
         self.director = director
+        self.notes: list[str] = []
 
     # How the import's parts (printing.archive_beside) refuse and check as it does.
     refusal = staticmethod(ImportRefused)
@@ -246,6 +268,7 @@ class _Importer:
             )
         self.beside.finish(tournament)
         report.users_created = self.users.created
+        report.notes.extend(self.notes)
         return report
 
     def read_clubs(self, clubs: list[archive_file.ClubFile], report: ImportReport) -> None:
@@ -290,6 +313,8 @@ class _Importer:
         self.match_players(listed, report)
         new: list[Player] = []
         recorded: list[Player] = []
+        changeable = self.may_change([item.player for item in listed if item.player])
+        self.drop_unseen_numbers(listed)
         for listing in listed:
             player = listing.player
             if player is None:
@@ -298,7 +323,7 @@ class _Importer:
                 )
                 _check(player, f"player {listing.file_id}", exclude=["club"])
                 new.append(player)
-            elif listing.member_number and not player.member_number:
+            elif listing.member_number and not player.member_number and player.pk in changeable:
                 player.member_number = listing.member_number
                 recorded.append(player)
             self.players[listing.file_id] = player
@@ -306,15 +331,61 @@ class _Importer:
         Player.objects.bulk_update(recorded, ["member_number"])
         report.players_created = len(new)
 
+    def candidates(self) -> models.QuerySet[Player]:
+        """The site's players a file player may be: with an importing director, only those
+        they may see (`Player.objects.visible_to`); another director's private players are
+        never matched, written to or named in the report (issue 34)."""
+        if not self.scoped:
+            return Player.objects.all()
+        return Player.objects.visible_to(self.director)
+
+    def may_change(self, players: list[Player]) -> set[int]:
+        """Of `players`, those whose member number the import may record: the players of a
+        tournament the importing director directs (all of them without a director)."""
+        pks = [player.pk for player in players]
+        if not self.scoped:
+            return set(pks)
+        directed = Tournament.objects.directed_by(self.director)
+        return set(
+            Player.objects.seen_in(directed).filter(pk__in=pks).values_list("pk", flat=True)
+        )
+
+    def drop_unseen_numbers(self, listed: list[_FilePlayer]) -> None:
+        """A new player's member number that a player the director may not see holds (the
+        site's one per club) is not recorded: the import neither fails on it, which would
+        tell whose it is, nor reaches that player. The report counts them, naming none."""
+        if not self.scoped:
+            return
+        new = [item for item in listed if item.player is None and item.member_number and item.club]
+        held = set(
+            Player.objects.filter(
+                club__in={item.club for item in new},
+                member_number__in={item.member_number for item in new},
+            ).values_list("club_id", "member_number")
+        )
+        dropped = 0
+        for item in new:
+            if item.club is not None and (item.club.pk, item.member_number) in held:
+                item.member_number = ""
+                dropped += 1
+        if dropped:
+            self.notes.append(
+                f"{dropped} member number(s) of the file not recorded: the site has them for "
+                "players you may not see or change."
+            )
+
     def match_players(self, listed: list[_FilePlayer], report: ImportReport) -> None:
         """Find the site's player of each listed one: by club and member number first, then
-        by name and club (the players' import's rules); one site player per file player."""
+        by name and club (the players' import's rules); one site player per file player,
+        among those the importing director may see."""
         clubs = [club.pk for club in self.clubs.values()]
         by_number: dict[tuple[int | None, str], Player] = {}
         by_name: dict[tuple[int | None, str], list[Player]] = defaultdict(list)
-        for player in Player.objects.filter(
-            models.Q(club_id__in=clubs) | models.Q(club__isnull=True)
-        ).order_by("pk"):
+        for player in (
+            self.candidates()
+            .filter(models.Q(club_id__in=clubs) | models.Q(club__isnull=True))
+            .order_by("pk")
+        ):
             if player.member_number:
                 by_number[(player.club_id, player.member_number)] = player
             by_name[(player.club_id, fold(player.name))].append(player)
@@ -405,11 +476,33 @@ class _Importer:
         )
         _check(tournament, "tournament", exclude=["club"])
         tournament.save()
-        tournament.directors.set(
-            self.users.named(name or "", f"tournament: directors[{index}]")
-            for index, name in enumerate(about.directors, start=1)
-        )
+        if not self.scoped:
+            tournament.directors.set(
+                self.users.named(name or "", f"tournament: directors[{index}]")
+                for index, name in enumerate(about.directors, start=1)
+            )
+        else:
+            tournament.directors.set(self.co_directors(about.directors))
         return tournament
+
+    def co_directors(self, names: Sequence[object]) -> list[Any]:
+        """Of the file's directors, the accounts that already direct a tournament with the
+        importing director (and the importer): nobody else is made a director, and no account
+        is created. The report says how many names were left out, never which exist."""
+        model = get_user_model()
+        wanted = {name for name in names if isinstance(name, str) and name.strip()}
+        together = model._default_manager.filter(
+            directed_tournaments__in=Tournament.objects.directed_by(self.director),
+            **{f"{model.USERNAME_FIELD}__in": wanted},
+        ).distinct()
+        kept = [user for user in together if user.pk != self.director.pk]
+        left_out = len(wanted) - len(kept) - (self.director.get_username() in wanted)
+        if left_out:
+            self.notes.append(
+                f"{left_out} of the file's directors not made directors here: only accounts "
+                "that already direct a tournament with you are."
+            )
+        return kept
 
     def create_registrations(
         self, listed: list[archive_file.RegistrationFile], tournament: Tournament

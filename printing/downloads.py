@@ -22,6 +22,7 @@ time), so memory stays flat and the queries do not grow with the number of round
 from __future__ import annotations
 
 import csv
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -110,9 +111,30 @@ def decimal(value: Fraction | int, separator: str = ",") -> str:
     return text.replace(".", ",") if separator == ";" else text
 
 
+# What a spreadsheet may take for the start of a formula: = + - @ and their fullwidth and
+# small forms (NFKC folds ＝＋－＠ and ﹦﹢﹣﹫ onto them), after any leading spaces, tabs, line
+# breaks, control or invisible characters (zero-width space, byte order mark…), which
+# spreadsheets skip before deciding (issue 34).
+FORMULA_STARTS = frozenset("=+-@")
+
+
+def _invisible(character: str) -> bool:
+    return character.isspace() or unicodedata.category(character) in ("Cc", "Cf", "Zs")
+
+
+def starts_a_formula(value: str) -> bool:
+    """Would a spreadsheet read `value` as a formula (or open it with invisible characters
+    that may hide one)?"""
+    if not value:
+        return False
+    first = value[0]
+    return _invisible(first) or unicodedata.normalize("NFKC", first)[:1] in FORMULA_STARTS
+
+
 def _text(value: str) -> str:
-    """A name as a spreadsheet shows it: never a formula."""
-    return f"'{value}" if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+    """A name as a spreadsheet shows it: never a formula (a leading apostrophe, which
+    spreadsheets show as text and do not display)."""
+    return f"'{value}" if starts_a_formula(value) else value
 
 
 def _yes_no(value: bool) -> str:

@@ -598,3 +598,20 @@ def test_a_pdf_goes_without_the_policy_and_keeps_its_other_headers(client, world
     assert response["Content-Type"] == "application/pdf"
     assert "Content-Security-Policy" not in response
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_every_answer_carries_a_permissions_policy_denying_what_the_site_never_uses(client):
+    tournament = make_tournament(slug="pp")
+    answers = [
+        client.get("/"),
+        client.get(reverse("public:tournament", args=[tournament.slug])),
+        client.get("/no-such-page/"),
+        client.get(reverse("health")),
+        client.post(reverse("login"), {"username": "nobody", "password": "wrong"}),
+        client.get("/api/v1/tournaments"),
+    ]
+    for answer in answers:
+        policy = answer["Permissions-Policy"]
+        for denied in ("camera=()", "microphone=()", "geolocation=()", "payment=()"):
+            assert denied in policy, (answer.status_code, policy)
+        assert "fullscreen=(self)" in policy

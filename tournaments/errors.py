@@ -47,6 +47,10 @@ REFUSALS: Mapping[str, Promise] = MappingProxyType(
             "the account %(username)s belongs to another director's tournament: "
             "create a new account"
         ),
+        "no_account_to_add": _(
+            "there is no account %(username)s that you may add: check the spelling, or "
+            "create a new account"
+        ),
         "directs_already": _("the account %(username)s already directs this tournament"),
         "referees_already": _("the account %(username)s already referees this tournament"),
         "account_deactivated": _(

@@ -3,6 +3,7 @@ from __future__ import annotations
 import logging
 import time
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.template.response import TemplateResponse
 
@@ -61,4 +62,20 @@ class WriteLogMiddleware:
                 "duration_ms": round((time.monotonic() - started) * 1000, 1),
             },
         )
+        return response
+
+
+class PermissionsPolicyMiddleware:
+    """Sends `settings.PERMISSIONS_POLICY` (the header's value) on every answer (static files
+    and errors too): the site uses no camera, microphone, position or payment, so neither may
+    anything it shows, nor a page that frames it."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+        self.value = str(getattr(settings, "PERMISSIONS_POLICY", ""))
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.value and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = self.value
         return response

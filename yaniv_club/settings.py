@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
@@ -78,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy (SECURE_CSP below), on static files too.
     "yaniv_club.csp.ContentSecurityPolicyMiddleware",
+    # The Permissions-Policy (PERMISSIONS_POLICY below), on static files too.
+    "yaniv_club.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the switcher's cookie, else the browser's Accept-Language, else English.
@@ -105,6 +108,15 @@ MIDDLEWARE = [
 # script or style (htmx's indicator styles are in site.css; the chart and the QR codes are
 # SVG styled by attributes), no plugins, no framing, forms post to this site only.
 # <script type="application/json"> (json_script) is data, not a script: it needs nothing.
+# The browser features the pages may use: none of the sensors, the camera, the microphone,
+# position or payment (nothing here needs them); full screen and keeping the screen awake for
+# the hall's screens, from this site only. Push notifications are no feature of this header.
+PERMISSIONS_POLICY = (
+    "accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), "
+    "gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+    "publickey-credentials-get=(), usb=(), xr-spatial-tracking=(), fullscreen=(self), "
+    "screen-wake-lock=(self)"
+)
 SECURE_CSP = {
     "default-src": ["'self'"],
     "script-src": ["'self'"],
@@ -183,12 +195,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # CACHE_URL=redis://127.0.0.1:6379/0, Django's own Redis backend. Without it, each process
 # keeps its own in memory. Sessions are read from it first and kept in the database.
 CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES: dict[str, dict[str, Any]]
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache whose errors are misses: Redis down never fails a page
+            # or a save (yaniv_club/cache.py). A stopped or unreachable Redis is given up on
+            # within half a second, not the operating system's connect timeout.
+            "BACKEND": "yaniv_club.cache.FailSafeRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "yaniv",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
@@ -215,14 +232,38 @@ NOTIFICATIONS_DAYS_AFTER = int(os.environ.get("NOTIFICATIONS_DAYS_AFTER", "3"))
 # Bounds: messages one phone gets, and one tournament sends, in any hour (beyond: dropped).
 NOTIFICATIONS_PER_PHONE = int(os.environ.get("NOTIFICATIONS_PER_PHONE", "30"))
 NOTIFICATIONS_PER_TOURNAMENT = int(os.environ.get("NOTIFICATIONS_PER_TOURNAMENT", "5000"))
-# Seconds a push service has to answer; a message claimed by a task that went silent for
+# Seconds a push service has for one message, all of it (connect, send, the whole answer);
+# a message claimed by a task that went silent for
 # this long is another task's to send.
 NOTIFICATIONS_TIMEOUT = int(os.environ.get("NOTIFICATIONS_TIMEOUT", "10"))
 NOTIFICATIONS_CLAIM_SECONDS = int(os.environ.get("NOTIFICATIONS_CLAIM_SECONDS", "120"))
+# Seconds one task sends for before the rest of its event's messages go to a task behind
+# the others (a report queued meanwhile waits this long, plus one message's deadline, at most).
+NOTIFICATIONS_TASK_SECONDS = int(os.environ.get("NOTIFICATIONS_TASK_SECONDS", "20"))
 # Messages a worker posts at once (to push services answering in tens of milliseconds).
 NOTIFICATIONS_CONCURRENCY = int(os.environ.get("NOTIFICATIONS_CONCURRENCY", "8"))
-# Push services are reached over https only; a test's push service on loopback speaks http.
+# Push services are reached over https only, at public addresses (notifications/endpoints.py).
+# NOTIFICATIONS_LOCAL_SERVICES: host:port pairs allowed on a private address (the tests' push
+# service on loopback), and with NOTIFICATIONS_ALLOW_HTTP over http: never in production.
 NOTIFICATIONS_ALLOW_HTTP = env_bool("NOTIFICATIONS_ALLOW_HTTP", False)
+NOTIFICATIONS_LOCAL_SERVICES = [
+    name for name in os.environ.get("NOTIFICATIONS_LOCAL_SERVICES", "").split(",") if name
+]
+# An optional allow-list of push service hosts (".mozilla.com": a domain and its subdomains);
+# empty: any host whose every address is public.
+NOTIFICATIONS_PUSH_HOSTS = [
+    name for name in os.environ.get("NOTIFICATIONS_PUSH_HOSTS", "").split(",") if name
+]
+# A subscription whose messages were given up this many times in a row is removed.
+NOTIFICATIONS_FAILURES = int(os.environ.get("NOTIFICATIONS_FAILURES", "3"))
+# Subscriptions one phone (its endpoint) may hold at once, and one address (an IPv6 /64) may
+# make in an hour.
+NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE = int(
+    os.environ.get("NOTIFICATIONS_SUBSCRIPTIONS_PER_PHONE", "20")
+)
+NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS = int(
+    os.environ.get("NOTIFICATIONS_SUBSCRIPTIONS_PER_ADDRESS", "60")
+)
 # `manage.py backup` writes here (the deploy: /var/backups/yaniv-club) and keeps the newest
 # BACKUP_KEEP (the deploy's hourly timer keeps 48: two days; deploy/env.template).
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", BASE_DIR / "backups"))

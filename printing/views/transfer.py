@@ -22,8 +22,9 @@ MAX_BYTES = 100 * 1024 * 1024
 def import_archive(request: HttpRequest) -> JsonResponse:
     """POST the archive's JSON with `Authorization: Bearer <import token>`: 201 with the
     imported tournament's address and the import's report; 400 naming what is wrong
-    (nothing imported); 401 without a valid token; 403 for an account that may not create
-    tournaments."""
+    (nothing imported); 409 when another push of it was saved at the same moment; 401
+    without a valid token; 403 for an account that may not create tournaments. The import
+    has the director's rights only (`archive_import.import_tournament`'s `pushed`)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     user = transfer.user_of_token(token.strip()) if scheme.lower() == "bearer" else None
     if user is None:
@@ -38,7 +39,12 @@ def import_archive(request: HttpRequest) -> JsonResponse:
     if len(body) > MAX_BYTES:
         return JsonResponse({"error": "the archive is too large"}, status=413)
     try:
-        report = archive_import.import_tournament(archive_import.loads(body), director=user)
+        report = archive_import.import_tournament(
+            archive_import.loads(body), director=user, pushed=True
+        )
+    except archive_import.ImportConflict as error:
+        # Two pushes of one archive at once: one wins, this one is told so (never a 500).
+        return JsonResponse({"error": f"{error}. Nothing was imported."}, status=409)
     except archive_import.ImportRefused as error:
         return JsonResponse({"error": f"{error}. Nothing was imported."}, status=400)
     slug = report.tournament.slug

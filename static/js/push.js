@@ -36,11 +36,23 @@
     return answer;
   }
 
+  // What the section says when the browser cannot (its words are the page's language).
+  function said(form, name) { return form.closest(".push").dataset[name] || ""; }
+
+  // A browser without a push service (some Chromium builds, a private window) refuses the
+  // subscription, or never gets its service worker ready: the button says so either way.
+  class Unavailable extends Error {}
+
   async function subscription(form) {
-    const registration = await navigator.serviceWorker.ready;
-    const existing = await registration.pushManager.getSubscription();
-    if (existing) return existing;
-    return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(form.dataset.pushKey) });
+    const waited = new Promise((resolve, reject) => setTimeout(() => reject(new Unavailable()), 10000));
+    try {
+      const registration = await Promise.race([navigator.serviceWorker.ready, waited]);
+      const existing = await registration.pushManager.getSubscription();
+      if (existing) return existing;
+      return await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(form.dataset.pushKey) });
+    } catch (error) {
+      throw new Unavailable(String(error && error.message));
+    }
   }
 
   forms.forEach((form) => {
@@ -50,7 +62,7 @@
       event.preventDefault();
       try {
         if ((await Notification.requestPermission()) !== "granted") {
-          show(form, false, form.dataset.pushDenied || "");
+          show(form, false, said(form, "pushDenied"));
           return;
         }
         const json = (await subscription(form)).toJSON();
@@ -62,7 +74,7 @@
         remember(form, true);
         show(form, true, answer.message || "");
       } catch (error) {
-        show(form, false, String(error.message || error));
+        show(form, false, error instanceof Unavailable ? said(form, "pushUnavailable") : String(error.message || error));
       }
     });
     form.querySelector("[data-push-off]").addEventListener("click", async () => {

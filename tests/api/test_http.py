@@ -187,6 +187,21 @@ def test_behind_the_proxy_each_client_address_is_counted(api, world, settings):
     assert from_client("203.0.113.9, 198.51.100.2") == 429
 
 
+def test_an_ipv6_client_is_counted_by_its_64_whatever_address_it_rotates_to(api, world, settings):
+    settings.API_REQUESTS, settings.TRUSTED_PROXY_COUNT = 3, 1
+
+    def from_client(address: str) -> int:
+        return api.get(f"{V1}/tournaments", HTTP_X_FORWARDED_FOR=address).status_code
+
+    rotated = [from_client(f"2001:db8:aa:bb:{n:x}::1") for n in range(1, 6)]
+    assert rotated == [200, 200, 200, 429, 429]
+    # Another /64 (a neighbour at the venue's provider) is another client.
+    assert from_client("2001:db8:aa:bc::1") == 200
+    # An IPv4 address written inside IPv6 is that IPv4 client.
+    assert from_client("198.51.100.7") == 200
+    assert from_client("::ffff:198.51.100.7") == 200
+
+
 def test_the_count_starts_again_in_the_next_window(api, world, settings, monkeypatch):
     settings.API_REQUESTS = 1
     assert api.get(f"{V1}/tournaments").status_code == 200

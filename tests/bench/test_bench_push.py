@@ -17,6 +17,7 @@ def test_the_benchmark_times_a_draw_to_every_phone_and_leaves_nothing_behind(cap
     # Set through the fixture: what the benchmark sets is undone after the test.
     settings.VAPID_PRIVATE_KEY = settings.VAPID_PUBLIC_KEY = ""
     settings.NOTIFICATIONS_ALLOW_HTTP = False
+    settings.NOTIFICATIONS_LOCAL_SERVICES = []
     settings.NOTIFICATIONS_PER_TOURNAMENT = 5000
     assert push.main(["--players", "8", "--rounds", "3"]) == 0
     report = capsys.readouterr().out

@@ -99,3 +99,25 @@ def test_a_push_shows_the_message_and_stop_these_ends_its_subscription(
     # The announcements' subscription ended; the player's own stays.
     assert list(Subscription.objects.values_list("player__name", flat=True)) == ["Ann"]
     assert page.evaluate(NOTIFICATIONS) == []
+
+
+def test_a_browser_without_a_push_service_says_so_on_the_button(
+    live_server,
+    page,
+    hall,
+    vapid,
+    push_service,  # noqa: F811
+):
+    # Playwright's Chromium has no push service (no Google services in it), as some
+    # Chromium builds and private windows: subscribing is refused by the browser itself.
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.goto(live_server.url + reverse("public:player", args=[hall.slug, player(hall, "Ann").pk]))
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.get_by_role("button", name="Notify me on this phone — Ann").click()
+
+    status = page.locator(".push-status")
+    status.filter(has_text="no push service").wait_for()
+    assert status.inner_text() == (
+        "This browser has no push service: it cannot receive notifications. Try another browser."
+    )
+    assert Subscription.objects.count() == 0

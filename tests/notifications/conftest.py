@@ -33,8 +33,10 @@ def vapid(settings) -> str:
 
 
 @pytest.fixture
-def push_service() -> Iterator[PushService]:
+def push_service(settings) -> Iterator[PushService]:
+    """The push service on loopback, the one private address the site may post to."""
     service, server = service_module.start()
+    settings.NOTIFICATIONS_LOCAL_SERVICES = [service.url.removeprefix("http://")]
     yield service
     server.shutdown()
     server.server_close()

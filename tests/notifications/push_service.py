@@ -66,6 +66,13 @@ class PushService:
     answers: dict[str, int] = field(default_factory=dict)
     # Seconds to wait before answering (a slow service, for the worker's death mid-send).
     delay: float = 0.0
+    # Where a 3xx answer points (a redirect the worker must not follow).
+    redirect_to: str = ""
+    # Tokens answered with headers, then one byte every `drip` seconds, for ever (a service
+    # holding the worker); how many bytes each got out before the worker hung up.
+    dripping: set[str] = field(default_factory=set)
+    drip: float = 0.2
+    dripped: dict[str, int] = field(default_factory=dict)
     posts: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -115,12 +122,31 @@ class _Handler(BaseHTTPRequestHandler):
         if self.service.delay:
             time.sleep(self.service.delay)
         token = self.path.removeprefix("/push/")
+        if token in self.service.dripping:
+            self._drip(token)
+            return
         status = self.service.handle(token, self.headers, body)
         self.send_response(status)
         self.send_header("Content-Length", "0")
         if status == 201:
             self.send_header("Location", f"{self.service.url}/message/{token}")
+        if 300 <= status < 400:
+            self.send_header("Location", self.service.redirect_to)
         self.end_headers()
+
+    def _drip(self, token: str) -> None:
+        self.send_response(201)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.service.dripped[token] = 0
+        try:
+            for _ in range(100000):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                self.service.dripped[token] += 1
+                time.sleep(self.service.drip)
+        except OSError:  # the worker hung up
+            self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:
         pass

@@ -11,7 +11,9 @@ from django_tasks_db.models import DBTaskResult
 
 from hall.models import HallScreen
 from notifications.models import Message, Subscription
+from notifications.tasks import plan_last_minutes
 from tests.notifications.conftest import give_phone, player, run_tasks
+from tests.tasks import run_task
 
 pytestmark = pytest.mark.django_db
 
@@ -145,3 +147,23 @@ def test_without_vapid_keys_no_event_queues_a_task(
         hall.open_session("random", seed=3)
 
     assert DBTaskResult.objects.count() == 0
+
+
+def test_a_long_send_gives_the_worker_up_to_a_task_queued_behind_it(
+    hall, vapid, push_service, settings, django_capture_on_commit_callbacks
+):
+    # Each task's time runs out after its first batch of two: the rest waits behind.
+    settings.NOTIFICATIONS_CONCURRENCY = 2
+    settings.NOTIFICATIONS_TASK_SECONDS = 0
+    phones = [give_phone(push_service, hall, None) for _ in range(5)]
+    _announce(HallScreen.default(hall), django_capture_on_commit_callbacks, "Bar is open")
+    # A report, or another event, queued while the first batch goes out.
+    other = plan_last_minutes.enqueue(0)
+    ran = []
+    while (task := DBTaskResult.objects.ready().first()) is not None:
+        ran.append(task.task_path.rsplit(".", 1)[1])
+        assert run_task(task).status == "SUCCESSFUL"
+
+    assert ran == ["tell", "plan_last_minutes", "send_again", "send_again", "send_again"]
+    assert DBTaskResult.objects.get(pk=other.id).status == "SUCCESSFUL"
+    assert all(push_service.texts(phone) == ["Bar is open"] for phone in phones)

@@ -26,6 +26,12 @@ from tournaments.models import Registration, TableCode, Tournament
 pytestmark = pytest.mark.django_db
 
 
+def _today(tournament: Tournament) -> None:
+    """The tournament is played today: its notifications' window is open."""
+    tournament.starts_on = tournament.ends_on = datetime.date.today()
+    tournament.save()
+
+
 def _subscribe_url(tournament, name: str) -> str:
     return reverse("notifications:subscribe", args=[tournament.slug, player(tournament, name).pk])
 
@@ -259,6 +265,7 @@ def test_the_vapid_command_prints_a_working_key_pair_as_environment_lines():
 def test_a_referee_subscribes_from_their_table_page_to_its_disputes(
     referee_client, referee, table, vapid, push_service
 ):
+    _today(table.session.tournament)
     page = referee_client.get(reverse("tables:detail", args=[table.pk])).content.decode()
     assert "Notify me on this phone of disputes" in page
     phone = push_service.phone()
@@ -288,6 +295,7 @@ def test_only_the_tables_referee_subscribes_to_its_disputes(
 def test_a_referees_phone_following_a_player_keeps_its_disputes_subscription(
     referee_client, referee, table, vapid, push_service
 ):
+    _today(table.session.tournament)
     phone = push_service.phone()
     referee_client.post(reverse("notifications:subscribe_referee", args=[table.pk]), phone.keys)
     tournament = table.session.tournament

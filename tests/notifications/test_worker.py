@@ -40,6 +40,7 @@ def _worker(log: Path, *extra: str) -> subprocess.Popen[bytes]:
         "VAPID_PRIVATE_KEY": settings.VAPID_PRIVATE_KEY,
         "VAPID_PUBLIC_KEY": settings.VAPID_PUBLIC_KEY,
         "NOTIFICATIONS_ALLOW_HTTP": "1",
+        "NOTIFICATIONS_LOCAL_SERVICES": ",".join(settings.NOTIFICATIONS_LOCAL_SERVICES),
     }
     return subprocess.Popen(
         [sys.executable, "manage.py", "tasks_worker", "--worker-id", "hall-pc", *extra],

@@ -32,7 +32,7 @@ from tests.factories import (
     record,
 )
 from tests.tournaments.test_final import play_out, qualify
-from tournaments.models import Hand, Tournament
+from tournaments.models import Hand, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -401,3 +401,54 @@ def test_the_rounds_csv_of_a_tournament_with_a_final_says_each_table_s_stage(cli
     assert rows[-1][4:] == ["1", "Gina", "2", "", "no", "2", "0", "2"]
     # The stage costs no query.
     assert count == 5
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        " =HYPERLINK(1)",
+        "\n=HYPERLINK(1)",
+        "\t=1+1",
+        "\r=1+1",
+        "\u200b=HYPERLINK(1)",
+        "\ufeff=1+1",
+        "\u00a0=1+1",
+        "\uff1dHYPERLINK(1)",
+        "\uff0b1",
+        "\uff0d1",
+        "\uff20SUM(A1)",
+        "\ufe66HYPERLINK(1)",
+        "=HYPERLINK(1)",
+        "+1",
+        "-1",
+        "@SUM(A1)",
+    ],
+)
+def test_no_way_a_spreadsheet_starts_a_formula_gets_through(name):
+    assert downloads._text(name) == f"'{name}"
+
+
+@pytest.mark.parametrize("name", ["Ann", "Émile", "O'Brien", "李小龍", "Jean-Marie", "1 Ann"])
+def test_a_name_that_starts_no_formula_is_written_as_it_is(name):
+    assert downloads._text(name) == name
+
+
+def test_a_name_imported_from_an_archive_is_never_a_formula_either(client):
+    """The archive import stores names the form would have tidied (a leading space, a zero-
+    width space, a fullwidth equals sign): the CSV guards them all the same."""
+    table = make_table(
+        players=("Ann", "\u200b=HYPERLINK(1)", "\uff1d1+1", "Dirk"),
+        tournament=make_tournament(slug="g"),
+    )
+    referee = make_user("ref")
+    record(
+        table.game,
+        referee,
+        {"hands": {"Ann": 3, "\u200b=HYPERLINK(1)": 9, "\uff1d1+1": 5, "Dirk": 7}, "yaniv": "Ann"},
+    )
+    # As the archive import stores it (bulk_create: no tidying of the name).
+    Player.objects.filter(name="Ann").update(name=" =HYPERLINK(2)")
+    rows = csv_rows(client.get(reverse("public:rounds_csv", args=["g"])))
+    names = {row[4] for row in rows[1:]}
+    assert {" =HYPERLINK(2)", "\u200b=HYPERLINK(1)", "\uff1d1+1"}.isdisjoint(names)
+    assert {"' =HYPERLINK(2)", "'\u200b=HYPERLINK(1)", "'\uff1d1+1"} <= names

@@ -144,9 +144,9 @@ hand = ("round__game__table__session__number", "round__game__table__number",
 for tournament in Tournament.objects.order_by("slug"):
     with mock.patch("django.utils.timezone.now", return_value=moment):
         data = archive.tournament_to_data(tournament)
-    # The federation's director who pushed it directs it there too.
-    directors = data["tournament"]["directors"]
-    data["tournament"]["directors"] = [name for name in directors if name != "fed"]
+    # Each site's own directors: the federation's are who pushed it (and the accounts that
+    # already direct with them): the venue's accounts are not the federation's (issue 34).
+    directors = data["tournament"].pop("directors")
     # Players are numbered in the file by each site's own ids: named instead.
     names = {player.pop("id"): player["name"] for player in data["players"]}
     for registration in data["registrations"]:
@@ -168,6 +168,7 @@ for tournament in Tournament.objects.order_by("slug"):
     hands = Hand.objects.filter(round__game__table__session__tournament=tournament)
     every[tournament.slug] = {
         "archive": data,
+        "directors": directors,
         "standings": named(tournament.standings()),
         "sessions": [named(tournament.standings(part)) for part in tournament.sessions.all()],
         "seats": list(seats.values_list(*seat, "player__name", "total", "rank")),
@@ -281,3 +282,4 @@ def test_a_venue_pushes_its_tournaments_to_a_running_federation_site(tmp_path: P
     for slug in before:
         for part in ("archive", "standings", "sessions", "seats", "hands"):
             assert after[slug][part] == before[slug][part], (slug, part)
+        assert after[slug]["directors"] == ["fed"]

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import PASSWORD, make_table, make_tournament, make_user
+from tournaments.management.commands.createdirector import directors_group
 from tournaments.models import AccountOrigin, Session, TableCode, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -147,7 +148,7 @@ def test_an_existing_account_is_added_by_its_exact_username(director_client, tou
     url = people_url(tournament, "manage:add_account")
     wrong = director_client.post(url, {"add-username": "Ref-Anna", "add-role": "referee"})
     assert wrong.status_code == 400
-    assert "No account is called Ref-Anna" in wrong.content.decode()
+    assert "There is no account Ref-Anna that you may add" in wrong.content.decode()
     assert not tournament.referees.exists()
     response = director_client.post(
         url, {"add-username": "ref-anna", "add-role": "referee"}, follow=True
@@ -276,7 +277,7 @@ def test_another_director_cannot_take_over_a_removed_referee_of_a_private_tourna
     )
     assert added.status_code == 400
     assert (
-        "The account dpref belongs to another director&#x27;s tournament: create a new account."
+        "There is no account dpref that you may add: check the spelling, or create a new account."
         in added.content.decode()
     )
     dpref.refresh_from_db()
@@ -315,6 +316,35 @@ def test_a_director_adds_their_own_tournaments_account_to_another_of_their_tourn
     )
     assert response.status_code == 302
     assert second.referees.filter(username="table-5").exists()
+
+
+@pytest.mark.parametrize(
+    "rights", [{"is_superuser": True, "is_staff": True}, {"is_staff": True}, {"director": True}]
+)
+def test_an_account_with_rights_of_its_own_is_added_only_where_it_already_works_and_says_nothing(
+    director_client, director, tournament, rights
+):
+    """Another director, staff or the superuser is not added without their consent: only by
+    a director they already direct or referee a tournament with. The refusal reads as for a
+    name no account has."""
+    if rights.pop("director", False):
+        other = make_user("other-director")
+        other.groups.add(directors_group())
+    else:
+        other = make_user("other-director", **rights)
+    url = people_url(tournament, "manage:add_account")
+    refused = director_client.post(url, {"add-username": "other-director", "add-role": "director"})
+    unknown = director_client.post(url, {"add-username": "nobody-here", "add-role": "director"})
+
+    assert refused.status_code == unknown.status_code == 400
+    assert "There is no account other-director that you may add" in refused.content.decode()
+    assert "There is no account nobody-here that you may add" in unknown.content.decode()
+    assert not tournament.directors.filter(pk=other.pk).exists()
+    # Once they work together (the other director made them co-director elsewhere), yes.
+    make_tournament(slug="together", directors=[director, other])
+    added = director_client.post(url, {"add-username": "other-director", "add-role": "director"})
+    assert added.status_code == 302
+    assert tournament.directors.filter(pk=other.pk).exists()
 
 
 def test_a_deactivated_account_made_by_an_administrator_is_not_reactivated_by_a_director(

@@ -132,11 +132,15 @@ class Accounts:
         model = get_user_model()
         with transaction.atomic():
             user = model.objects.select_for_update().filter(username=username).first()
-            if user is None:
-                raise Refused("no_such_account", username=username)
-            origin = AccountOrigin.objects.filter(user=user).select_related("tournament").first()
-            if origin is not None and not origin.tournament.is_director(by):
-                raise Refused("account_of_another_director", username=username)
+            origin = (
+                AccountOrigin.objects.filter(user=user).select_related("tournament").first()
+                if user is not None
+                else None
+            )
+            if user is None or not self._may_add(user, origin, by):
+                # One answer for an unknown name and an account not theirs to add: the
+                # refusal never tells whether a username exists (issue 34).
+                raise Refused("no_account_to_add", username=username)
             accounts = self._accounts_of(role)
             if accounts.filter(pk=user.pk).exists():
                 already = "directs_already" if role == self.Role.DIRECTOR else "referees_already"
@@ -149,6 +153,18 @@ class Accounts:
             accounts.add(user)
         self.forget_directors()
         return user
+
+    def _may_add(self, user: Any, origin: Any, by: Any) -> bool:
+        """Who `by` may add: an account made for a tournament they direct; an account with
+        rights of its own (a director, staff, the superuser) only if it already directs or
+        referees one of their tournaments (it consented there), or is theirs; any other
+        account (a referee an administrator made) as before."""
+        if origin is not None:
+            return bool(origin.tournament.is_director(by))
+        if not self._has_rights_of_its_own(user) or by.is_superuser or user.pk == by.pk:
+            return True
+        theirs = type(self).objects.directed_by(by)
+        return bool(theirs.filter(Q(directors=user) | Q(referees=user)).exists())
 
     def own_accounts(self, among: Iterable[int] | None = None) -> set[int]:
         """The ids of the accounts made for this tournament (`AccountOrigin`) that belong to
