@@ -21,7 +21,6 @@ from functools import wraps
 from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -33,7 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, rows
+from tournaments.models import Door, Game, Session, Table, TableCode, Tournament
 
 T = TypeVar("T")
 
@@ -274,27 +273,17 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
         return find_code(request, code).table
     if table_id is None:
         raise Http404("No such table.")
-    found = TABLE_READ.read([table_id])
-    if not found or not can_view(request.user, found[0][2]):  # type: ignore[arg-type]
+    try:
+        # Each object reaches the next: the game's table is this table, the session's
+        # tournament the one checked.
+        table = Table.objects.select_related("session__tournament", "game", "referee").get(
+            pk=table_id
+        )
+    except Table.DoesNotExist:
+        raise Http404("No such table.") from None
+    if not can_view(request.user, table.session.tournament):
         raise Http404("No such table.")
-    table, session, tournament, game, referee = found[0]
-    # As `select_related` leaves them: each object reaches the next.
-    session.tournament = tournament  # type: ignore[union-attr]
-    table.session, table.game, table.referee = session, game, referee  # type: ignore[union-attr]
-    return table  # type: ignore[return-value]
-
-
-# A table as every table view checks it (`_table`): one statement, read as a round's
-# submission reads it (`tournaments.models.rows`: why not through `select_related`).
-TABLE_READ = rows.Join(
-    (Table, "t"),
-    (Session, "s"),
-    (Tournament, "tn"),
-    (Game, "g"),
-    (get_user_model(), "u"),
-    sql="FROM {t} JOIN {s} ON s.id = t.session_id JOIN {tn} ON tn.id = s.tournament_id "
-    "LEFT JOIN {g} ON g.table_id = t.id LEFT JOIN {u} ON u.id = t.referee_id WHERE t.id = %s",
-)
+    return table
 
 
 def get_table_for_viewer(
@@ -322,14 +311,24 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     # The clock as `Session.clock` reads it, on the columns read.
     state = clock_state(
         limit=limit,
-        started_at=rows.as_datetime(started_at, connection),
-        paused_at=rows.as_datetime(paused_at, connection),
+        started_at=_as_read(connection, "clock_started_at", started_at),
+        paused_at=_as_read(connection, "clock_paused_at", paused_at),
         paused_seconds=paused_seconds,
         extension=extension,
         table_extension=table_extension,
         at=timezone.now(),
     )
     return version, state.token
+
+
+def _as_read(connection: BaseDatabaseWrapper, name: str, value: Any) -> Any:
+    """A column of the session's field `name` as the ORM gives it: through the database's
+    converters and the field's own (SQLite's times come naive, in UTC, and leave aware)."""
+    column = Session._meta.get_field(name).get_col(Session._meta.db_table)  # type: ignore[union-attr]
+    converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+    for convert in converters:
+        value = convert(value, column, connection)
+    return value
 
 
 def _public_table_poll_sql(connection: BaseDatabaseWrapper) -> str:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, connections, models, router, transaction
+from django.db import IntegrityError, models, router, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -24,9 +24,7 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
-from tournaments.models import rows
 from tournaments.models.confirmations import Confirmation, Dispute
-from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
 from tournaments.models.seat_changes import SeatChanges
 from tournaments.models.seats import GameRows, save_standing, seat_labels
@@ -578,23 +576,22 @@ class Game(SeatChanges, models.Model):
         # One table object for every seat and the game, with its session and tournament as
         # the caller loaded them (the access check does): not read again under the lock.
         table = self._table_with_tournament()
-        using = router.db_for_write(Game, instance=self)
-        # The game row and the seats only, so that other tables of the session go on
-        # meanwhile (SQLite has no row locks: its write transaction holds the database).
-        lock = (
-            " FOR UPDATE OF s, g" if connections[using].features.has_select_for_update_of else ""
+        seats = list(
+            Seat.objects.using(router.db_for_write(Game, instance=self))
+            # The game row and the seats only, so that other tables of the session go on
+            # meanwhile (SQLite has no row locks: its write transaction holds the database).
+            .select_for_update(of=("self", "table__game"))
+            .select_related("player", "table__game")
+            .filter(table_id=self.table_id)
+            .order_by("position")
         )
-        read = LOCKED_SEATS.read([self.pk], using=using, tail=lock)
-        if not read:
+        if not seats:
             raise GameError("player_count", "players", low=2, high=8)
-        game = cast(Game, read[0][2])
+        game = seats[0].table.game
         game._was_finished = game.finished
         game.table = table
-        seats = []
-        for seat, player, _ in read:
-            seat = cast(Seat, seat)
-            seat.player, seat.table = cast(Player, player), table
-            seats.append(seat)
+        for seat in seats:
+            seat.table = table
         return game, seats
 
     def _table_with_tournament(self) -> Table:
@@ -836,14 +833,3 @@ class Game(SeatChanges, models.Model):
         self._log(action, by, locked.round_number, None, None, answer)
         signals.dispute_answered.send(sender=Dispute, dispute=locked)
         dispute.status, dispute.answer = locked.status, locked.answer
-
-
-# A round's write reads the game with its seats clockwise and their players in one statement,
-# under its lock (`tournaments.models.rows`: why not through `select_related`).
-LOCKED_SEATS = rows.Join(
-    (Seat, "s"),
-    (Player, "p"),
-    (Game, "g"),
-    sql="FROM {s} JOIN {g} ON g.table_id = s.table_id JOIN {p} ON p.id = s.player_id "
-    "WHERE g.id = %s ORDER BY s.position",
-)
