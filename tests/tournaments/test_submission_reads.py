@@ -17,7 +17,7 @@ from scoring.errors import GameError
 from tests.factories import make_table, make_user, record
 from tournaments import access
 from tournaments.backends import Accounts
-from tournaments.models import Game, Session, Table
+from tournaments.models import Game, Seat, Session, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -93,7 +93,8 @@ def test_the_locked_read_gives_the_game_and_its_seats_with_their_players_in_one_
     statement = queries.captured_queries[0]["sql"]
     if queries.connection.features.has_select_for_update_of:
         # The game row and the seats only: the session's other tables go on meanwhile.
-        assert statement.endswith('FOR UPDATE OF "tournaments_seat", "tournaments_game"')
+        seat, game_row = Seat._meta.db_table, Game._meta.db_table
+        assert statement.endswith(f'FOR UPDATE OF "{seat}", "{game_row}"')
 
 
 def test_a_game_without_seats_is_refused_under_the_lock(tournament):

@@ -582,7 +582,8 @@ class Game(SeatChanges, models.Model):
             # meanwhile (SQLite has no row locks: its write transaction holds the database).
             .select_for_update(of=("self", "table__game"))
             .select_related("player", "table__game")
-            .filter(table_id=self.table_id)
+            # Through the game: its join is then an inner one, which PostgreSQL may lock.
+            .filter(table__game=self.pk)
             .order_by("position")
         )
         if not seats:
