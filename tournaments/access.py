@@ -21,18 +21,20 @@ from functools import wraps
 from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import Door, Game, Session, Table, TableCode, Tournament
+from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
 
 T = TypeVar("T")
 
@@ -273,17 +275,44 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
         return find_code(request, code).table
     if table_id is None:
         raise Http404("No such table.")
-    try:
-        # Each object reaches the next: the game's table is this table, the session's
-        # tournament the one checked.
-        table = Table.objects.select_related("session__tournament", "game", "referee").get(
-            pk=table_id
-        )
-    except Table.DoesNotExist:
-        raise Http404("No such table.") from None
-    if not can_view(request.user, table.session.tournament):
+    table = _table_read(table_id)
+    if table is None or not can_view(request.user, table.session.tournament):
         raise Http404("No such table.")
     return table
+
+
+def _table_read(table_id: int) -> Table | None:
+    """The table with its session, tournament, game and referee in one raw statement, each
+    object reaching the next as `select_related` leaves them (`tournaments.models.raw_reads`:
+    why not through the ORM)."""
+    connection = connections[router.db_for_read(Table)]
+    models: tuple[type[Model], ...] = (Table, Session, Tournament, Game, get_user_model())
+    if connection.vendor not in _TABLE_READ_SQL:
+        quote = connection.ops.quote_name
+        t, s, tn, g, u = (quote(model._meta.db_table) for model in models)
+        selected = ", ".join(
+            raw_reads.columns(model, alias, connection)
+            for model, alias in zip(models, ("t", "s", "tn", "g", "u"), strict=True)
+        )
+        _TABLE_READ_SQL[connection.vendor] = (
+            f"SELECT {selected} FROM {t} t JOIN {s} s ON s.id = t.session_id "
+            f"JOIN {tn} tn ON tn.id = s.tournament_id "
+            f"LEFT JOIN {g} g ON g.table_id = t.id LEFT JOIN {u} u ON u.id = t.referee_id "
+            "WHERE t.id = %s"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_READ_SQL[connection.vendor], [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table, session, tournament, game, referee = raw_reads.instances(models, row, connection)
+    session.tournament = tournament  # type: ignore[union-attr]
+    table.session, table.game, table.referee = session, game, referee  # type: ignore[union-attr]
+    return table  # type: ignore[return-value]
+
+
+# The table read's statement for each database, quoted for it (made at the first read).
+_TABLE_READ_SQL: dict[str, str] = {}
 
 
 def get_table_for_viewer(

@@ -1,11 +1,13 @@
-"""The three reads of a round's submission, through the ORM: the access check's table (with
-its session, tournament, game and referee), the game with its seats and players under the
-write's lock, and the session's user (Django's ModelBackend). Each one query, each object
-reaching the next as the write and the page use it, the values as the database keeps them."""
+"""The three reads of a round's submission: the access check's table (with its session,
+tournament, game and referee) and the game with its seats and players under the write's lock
+(raw joins, tournaments.models.raw_reads) give the instances the ORM gives, every field, value
+and type, on SQLite and PostgreSQL; the session's user is Django's ModelBackend's. Each one
+query, each object reaching the next as the write and the page use it."""
 
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from django.contrib.auth import BACKEND_SESSION_KEY, SESSION_KEY, get_user, get_user_model
@@ -20,6 +22,15 @@ from tournaments.backends import Accounts
 from tournaments.models import Game, Seat, Session, Table
 
 pytestmark = pytest.mark.django_db
+
+
+def fields(instance: Any) -> dict[str, tuple[Any, type]]:
+    """Every concrete field of `instance`: its value and the value's type."""
+    return {
+        field.attname: (getattr(instance, field.attname), type(getattr(instance, field.attname)))
+        for field in instance._meta.concrete_fields
+    }
+
 
 BRUSSELS = datetime.timezone(datetime.timedelta(hours=1))
 STARTED = datetime.datetime(2026, 3, 14, 10, 0, 7, 123456, tzinfo=BRUSSELS)
@@ -41,6 +52,8 @@ def busy_table(tournament, referee):
         referee,
         {"hands": {"Ann": 3, "Bart": 12, "Chris": 7, "Dirk": 20}, "yaniv": "Ann", "along": []},
     )
+    referee.last_login = datetime.datetime(2026, 3, 13, 22, 30, 1, 5, tzinfo=datetime.UTC)
+    referee.save()
     return table
 
 
@@ -52,7 +65,15 @@ def test_the_access_check_reads_the_table_its_session_tournament_game_and_refere
     request.user = make_user("admin", is_superuser=True)
     with django_assert_num_queries(1):
         table = access.get_table_for_viewer(request, busy_table.pk)
+    expected = Table.objects.select_related("session__tournament", "game", "referee").get(
+        pk=busy_table.pk
+    )
     with django_assert_num_queries(0):
+        assert fields(table) == fields(expected)
+        assert fields(table.session) == fields(expected.session)
+        assert fields(table.session.tournament) == fields(expected.session.tournament)
+        assert fields(table.game) == fields(expected.game)
+        assert fields(table.referee) == fields(expected.referee)
         assert table.session.tournament.rule_options == {
             "yaniv_limit": 7,
             "reductions": [[50, 0], [100, 50]],
@@ -83,6 +104,10 @@ def test_the_locked_read_gives_the_game_and_its_seats_with_their_players_in_one_
     game = Game.objects.select_related("table__session__tournament").get(table=busy_table)
     with transaction.atomic(), django_assert_num_queries(1) as queries:
         locked, seats = game._locked_with_seats()
+    assert fields(locked) == fields(Game.objects.get(pk=game.pk))
+    expected = Seat.objects.select_related("player").filter(table=busy_table).order_by("position")
+    assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected]
+    assert [fields(seat.player) for seat in seats] == [fields(seat.player) for seat in expected]
     assert locked == game and locked is not game
     assert locked.round_count == 1 and locked._was_finished is False
     assert [seat.player.name for seat in seats] == ["Ann", "Bart", "Chris", "Dirk"]
@@ -93,8 +118,7 @@ def test_the_locked_read_gives_the_game_and_its_seats_with_their_players_in_one_
     statement = queries.captured_queries[0]["sql"]
     if queries.connection.features.has_select_for_update_of:
         # The game row and the seats only: the session's other tables go on meanwhile.
-        seat, game_row = Seat._meta.db_table, Game._meta.db_table
-        assert statement.endswith(f'FOR UPDATE OF "{seat}", "{game_row}"')
+        assert statement.endswith("FOR UPDATE OF s, g")
 
 
 def test_a_game_without_seats_is_refused_under_the_lock(tournament):

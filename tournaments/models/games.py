@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from django.conf import settings
-from django.db import IntegrityError, models, router, transaction
+from django.db import IntegrityError, connections, models, router, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -24,7 +24,9 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
+from tournaments.models import raw_reads
 from tournaments.models.confirmations import Confirmation, Dispute
+from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
 from tournaments.models.seat_changes import SeatChanges
 from tournaments.models.seats import GameRows, save_standing, seat_labels
@@ -572,27 +574,25 @@ class Game(SeatChanges, models.Model):
         return game
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
-        """The game and its seats clockwise (with players), both locked, in one query."""
+        """The game and its seats clockwise (with players), both locked, in one raw statement
+        (`tournaments.models.raw_reads`: why not through the ORM)."""
         # One table object for every seat and the game, with its session and tournament as
         # the caller loaded them (the access check does): not read again under the lock.
         table = self._table_with_tournament()
-        seats = list(
-            Seat.objects.using(router.db_for_write(Game, instance=self))
-            # The game row and the seats only, so that other tables of the session go on
-            # meanwhile (SQLite has no row locks: its write transaction holds the database).
-            .select_for_update(of=("self", "table__game"))
-            .select_related("player", "table__game")
-            # Through the game: its join is then an inner one, which PostgreSQL may lock.
-            .filter(table__game=self.pk)
-            .order_by("position")
-        )
-        if not seats:
+        connection = connections[router.db_for_write(Game, instance=self)]
+        with connection.cursor() as cursor:
+            cursor.execute(_locked_seats_sql(connection), [self.pk])
+            read = cursor.fetchall()
+        if not read:
             raise GameError("player_count", "players", low=2, high=8)
-        game = seats[0].table.game
+        seats = []
+        for row in read:
+            seat, player, game = raw_reads.instances((Seat, Player, Game), row, connection)
+            seat.player, seat.table = player, table  # type: ignore[union-attr]
+            seats.append(cast(Seat, seat))
+        game = cast(Game, game)
         game._was_finished = game.finished
         game.table = table
-        for seat in seats:
-            seat.table = table
         return game, seats
 
     def _table_with_tournament(self) -> Table:
@@ -834,3 +834,26 @@ class Game(SeatChanges, models.Model):
         self._log(action, by, locked.round_number, None, None, answer)
         signals.dispute_answered.send(sender=Dispute, dispute=locked)
         dispute.status, dispute.answer = locked.status, locked.answer
+
+
+def _locked_seats_sql(connection: Any) -> str:
+    """A round's write's read: the seats clockwise with their players and the game, the game
+    row and the seats locked (not the table or the session: the session's other tables go on;
+    SQLite has no row locks, its write transaction holds the database)."""
+    if connection.vendor not in _LOCKED_SEATS_SQL:
+        quote = connection.ops.quote_name
+        seat, player, game = (quote(m._meta.db_table) for m in (Seat, Player, Game))
+        selected = ", ".join(
+            raw_reads.columns(model, alias, connection)
+            for model, alias in ((Seat, "s"), (Player, "p"), (Game, "g"))
+        )
+        lock = " FOR UPDATE OF s, g" if connection.features.has_select_for_update_of else ""
+        _LOCKED_SEATS_SQL[connection.vendor] = (
+            f"SELECT {selected} FROM {seat} s JOIN {game} g ON g.table_id = s.table_id "
+            f"JOIN {player} p ON p.id = s.player_id WHERE g.id = %s ORDER BY s.position{lock}"
+        )
+    return _LOCKED_SEATS_SQL[connection.vendor]
+
+
+# The locked read's statement for each database, quoted for it (made at the first read).
+_LOCKED_SEATS_SQL: dict[str, str] = {}
