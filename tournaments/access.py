@@ -27,13 +27,15 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
-from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, rows
+from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
+from yaniv_club.addresses import network
 
 T = TypeVar("T")
 
@@ -173,7 +175,7 @@ def count_wrong_guess(request: HttpRequest) -> None:
     window = getattr(settings, "CODE_GUESS_WINDOW", 15 * 60)
     now = int(timezone.now().timestamp())
     number = now // window
-    mine = _count_miss(f"table-code-misses:{number}:{client_address(request)}", window)
+    mine = _count_miss(f"table-code-misses:{number}:{network(client_address(request))}", window)
     everyone = _count_miss(f"table-code-misses:{number}:*", window)
     if mine > getattr(settings, "CODE_GUESSES", 20) or everyone > getattr(
         settings, "CODE_GUESSES_ALL", 500
@@ -274,27 +276,44 @@ def _table(request: HttpRequest, table_id: int | None, code: str | None) -> Tabl
         return find_code(request, code).table
     if table_id is None:
         raise Http404("No such table.")
-    found = TABLE_READ.read([table_id])
-    if not found or not can_view(request.user, found[0][2]):  # type: ignore[arg-type]
+    table = _table_read(table_id)
+    if table is None or not can_view(request.user, table.session.tournament):
         raise Http404("No such table.")
-    table, session, tournament, game, referee = found[0]
-    # As `select_related` leaves them: each object reaches the next.
+    return table
+
+
+def _table_read(table_id: int) -> Table | None:
+    """The table with its session, tournament, game and referee in one raw statement, each
+    object reaching the next as `select_related` leaves them (`tournaments.models.raw_reads`:
+    why not through the ORM)."""
+    connection = connections[router.db_for_read(Table)]
+    models: tuple[type[Model], ...] = (Table, Session, Tournament, Game, get_user_model())
+    if connection.vendor not in _TABLE_READ_SQL:
+        quote = connection.ops.quote_name
+        t, s, tn, g, u = (quote(model._meta.db_table) for model in models)
+        selected = ", ".join(
+            raw_reads.columns(model, alias, connection)
+            for model, alias in zip(models, ("t", "s", "tn", "g", "u"), strict=True)
+        )
+        _TABLE_READ_SQL[connection.vendor] = (
+            f"SELECT {selected} FROM {t} t JOIN {s} s ON s.id = t.session_id "
+            f"JOIN {tn} tn ON tn.id = s.tournament_id "
+            f"LEFT JOIN {g} g ON g.table_id = t.id LEFT JOIN {u} u ON u.id = t.referee_id "
+            "WHERE t.id = %s"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_READ_SQL[connection.vendor], [table_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    table, session, tournament, game, referee = raw_reads.instances(models, row, connection)
     session.tournament = tournament  # type: ignore[union-attr]
     table.session, table.game, table.referee = session, game, referee  # type: ignore[union-attr]
     return table  # type: ignore[return-value]
 
 
-# A table as every table view checks it (`_table`): one statement, read as a round's
-# submission reads it (`tournaments.models.rows`: why not through `select_related`).
-TABLE_READ = rows.Join(
-    (Table, "t"),
-    (Session, "s"),
-    (Tournament, "tn"),
-    (Game, "g"),
-    (get_user_model(), "u"),
-    sql="FROM {t} JOIN {s} ON s.id = t.session_id JOIN {tn} ON tn.id = s.tournament_id "
-    "LEFT JOIN {g} ON g.table_id = t.id LEFT JOIN {u} ON u.id = t.referee_id WHERE t.id = %s",
-)
+# The table read's statement for each database, quoted for it (made at the first read).
+_TABLE_READ_SQL: dict[str, str] = {}
 
 
 def get_table_for_viewer(
@@ -322,14 +341,24 @@ def public_table_poll(table_id: int) -> tuple[int, str] | None:
     # The clock as `Session.clock` reads it, on the columns read.
     state = clock_state(
         limit=limit,
-        started_at=rows.as_datetime(started_at, connection),
-        paused_at=rows.as_datetime(paused_at, connection),
+        started_at=_as_read(connection, "clock_started_at", started_at),
+        paused_at=_as_read(connection, "clock_paused_at", paused_at),
         paused_seconds=paused_seconds,
         extension=extension,
         table_extension=table_extension,
         at=timezone.now(),
     )
     return version, state.token
+
+
+def _as_read(connection: BaseDatabaseWrapper, name: str, value: Any) -> Any:
+    """A column of the session's field `name` as the ORM gives it: through the database's
+    converters and the field's own (SQLite's times come naive, in UTC, and leave aware)."""
+    column = Session._meta.get_field(name).get_col(Session._meta.db_table)  # type: ignore[union-attr]
+    converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+    for convert in converters:
+        value = convert(value, column, connection)
+    return value
 
 
 def _public_table_poll_sql(connection: BaseDatabaseWrapper) -> str:
@@ -448,7 +477,7 @@ def downloads_limited(view: Callable[..., Any]) -> Callable[..., Any]:
         window = 60
         now = int(timezone.now().timestamp())
         number = now // window
-        count = _count_miss(f"downloads:{number}:{client_address(request)}", window)
+        count = _count_miss(f"downloads:{number}:{network(client_address(request))}", window)
         if count > getattr(settings, "DOWNLOADS_PER_MINUTE", 30):
             wait = (number + 1) * window - now
             response = HttpResponse(

@@ -1,32 +1,21 @@
-"""The site's login backend: Django's `ModelBackend`, reading a session's user in one
-parameterised statement.
+"""The site's login backend: Django's `ModelBackend`, but a wrong password ends the login.
 
-Every request of a logged-in referee loads their user, a round's submission among them:
-through the ORM's `get()` the read cost a twentieth of the submission, three times running
-it (`bench hotpath`). The password check, the session's hash and who may log in stay
-Django's own; only the read of the user by its id is `tournaments.models.rows`'.
+The password check, the session's user, its hash and who may log in are Django's own. Django's
+`ModelBackend` stays listed after this one for the sessions it signed in before this backend
+came (a session names its backend; CHANGELOG), so a wrong password refused here is not checked
+a second time there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from tournaments.models import rows
-
-USER_READ = rows.Join((get_user_model(), "u"), sql="FROM {u} WHERE u.id = %s")
-
 
 class Accounts(ModelBackend):
-    def get_user(self, user_id: Any) -> Any:
-        found = USER_READ.read([user_id])
-        user: Any = found[0][0] if found else None
-        return user if user is not None and self.user_can_authenticate(user) else None
-
     def authenticate(
         self,
         request: HttpRequest | None,

@@ -130,7 +130,7 @@ SECURE_CSP = {
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend, reading a session's user in one statement (tournaments.backends).
+    # Django's ModelBackend, a wrong password ending the login there (tournaments.backends).
     "tournaments.backends.Accounts",
     # Only for the sessions it signed in before Accounts came (a session names its backend;
     # CHANGELOG): Accounts ends every login, this one is never asked to check a password.

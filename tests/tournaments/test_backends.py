@@ -1,5 +1,5 @@
-"""The login backend (tournaments.backends.Accounts): Django's ModelBackend with the session's
-user read in one statement; the sessions Django's own backend signed in stay signed in."""
+"""The login backend (tournaments.backends.Accounts): Django's ModelBackend, a wrong password
+refused once; the sessions Django's own backend signed in stay signed in."""
 
 from __future__ import annotations
 

@@ -70,3 +70,14 @@ def test_head_is_answered_where_get_is(client, tournament, director_client):
     assert (
         director_client.head(reverse("manage:people", args=[tournament.slug])).status_code == 200
     )
+
+
+def test_an_ipv6_client_rotating_within_its_64_is_one_client_for_downloads(tournament, settings):
+    settings.DOWNLOADS_PER_MINUTE = 2
+    url = reverse("public:standings_csv", args=[tournament.slug])
+    answers = [
+        Client(REMOTE_ADDR=f"2001:db8:1:2::{suffix:x}").get(url).status_code
+        for suffix in (1, 0xBEEF, 0xCAFE)
+    ]
+    assert answers == [200, 200, 429]
+    assert Client(REMOTE_ADDR="2001:db8:1:3::1").get(url).status_code == 200

@@ -239,3 +239,16 @@ def test_code_pages_name_no_accounts(client, code, club_table, referee):
     record(club_table.game, make_user("someone-with-an-account"), ROUND_1)
     page = client.get(reverse("codes:detail", args=[code])).content.decode()
     assert "someone-with-an-account" not in page
+
+
+def test_wrong_table_links_from_one_ipv6_64_count_together(client, code, settings):
+    settings.CODE_GUESSES, settings.CODE_GUESSES_ALL = 2, 100
+    number = code.partition("-")[0]
+    answers = [
+        client.get(
+            reverse("codes:detail", args=[f"{number}-{guess:040x}"]),
+            REMOTE_ADDR=f"2001:db8:7:7::{guess + 1:x}",
+        ).status_code
+        for guess in range(3)
+    ]
+    assert answers == [404, 404, 429]

@@ -24,7 +24,7 @@ from scoring import rules
 from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
-from tournaments.models import rows
+from tournaments.models import raw_reads
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
@@ -574,27 +574,25 @@ class Game(SeatChanges, models.Model):
         return game
 
     def _locked_with_seats(self) -> tuple[Game, list[Seat]]:
-        """The game and its seats clockwise (with players), both locked, in one query."""
+        """The game and its seats clockwise (with players), both locked, in one raw statement
+        (`tournaments.models.raw_reads`: why not through the ORM)."""
         # One table object for every seat and the game, with its session and tournament as
         # the caller loaded them (the access check does): not read again under the lock.
         table = self._table_with_tournament()
-        using = router.db_for_write(Game, instance=self)
-        # The game row and the seats only, so that other tables of the session go on
-        # meanwhile (SQLite has no row locks: its write transaction holds the database).
-        lock = (
-            " FOR UPDATE OF s, g" if connections[using].features.has_select_for_update_of else ""
-        )
-        read = LOCKED_SEATS.read([self.pk], using=using, tail=lock)
+        connection = connections[router.db_for_write(Game, instance=self)]
+        with connection.cursor() as cursor:
+            cursor.execute(_locked_seats_sql(connection), [self.pk])
+            read = cursor.fetchall()
         if not read:
             raise GameError("player_count", "players", low=2, high=8)
-        game = cast(Game, read[0][2])
+        seats = []
+        for row in read:
+            seat, player, game = raw_reads.instances((Seat, Player, Game), row, connection)
+            seat.player, seat.table = player, table  # type: ignore[union-attr]
+            seats.append(cast(Seat, seat))
+        game = cast(Game, game)
         game._was_finished = game.finished
         game.table = table
-        seats = []
-        for seat, player, _ in read:
-            seat = cast(Seat, seat)
-            seat.player, seat.table = cast(Player, player), table
-            seats.append(seat)
         return game, seats
 
     def _table_with_tournament(self) -> Table:
@@ -838,12 +836,24 @@ class Game(SeatChanges, models.Model):
         dispute.status, dispute.answer = locked.status, locked.answer
 
 
-# A round's write reads the game with its seats clockwise and their players in one statement,
-# under its lock (`tournaments.models.rows`: why not through `select_related`).
-LOCKED_SEATS = rows.Join(
-    (Seat, "s"),
-    (Player, "p"),
-    (Game, "g"),
-    sql="FROM {s} JOIN {g} ON g.table_id = s.table_id JOIN {p} ON p.id = s.player_id "
-    "WHERE g.id = %s ORDER BY s.position",
-)
+def _locked_seats_sql(connection: Any) -> str:
+    """A round's write's read: the seats clockwise with their players and the game, the game
+    row and the seats locked (not the table or the session: the session's other tables go on;
+    SQLite has no row locks, its write transaction holds the database)."""
+    if connection.vendor not in _LOCKED_SEATS_SQL:
+        quote = connection.ops.quote_name
+        seat, player, game = (quote(m._meta.db_table) for m in (Seat, Player, Game))
+        selected = ", ".join(
+            raw_reads.columns(model, alias, connection)
+            for model, alias in ((Seat, "s"), (Player, "p"), (Game, "g"))
+        )
+        lock = " FOR UPDATE OF s, g" if connection.features.has_select_for_update_of else ""
+        _LOCKED_SEATS_SQL[connection.vendor] = (
+            f"SELECT {selected} FROM {seat} s JOIN {game} g ON g.table_id = s.table_id "
+            f"JOIN {player} p ON p.id = s.player_id WHERE g.id = %s ORDER BY s.position{lock}"
+        )
+    return _LOCKED_SEATS_SQL[connection.vendor]
+
+
+# The locked read's statement for each database, quoted for it (made at the first read).
+_LOCKED_SEATS_SQL: dict[str, str] = {}

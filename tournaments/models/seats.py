@@ -1,6 +1,6 @@
 """A game's seats as its writes and sheets read them: the labels of the players at a table, the
 seats of many games in one query and their standing written back (the locked read of a write is
-the game's: `tournaments.models.games.LOCKED_SEATS`)."""
+the game's: `Game._locked_with_seats`)."""
 
 from __future__ import annotations
 

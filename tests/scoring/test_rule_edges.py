@@ -1,0 +1,51 @@
+"""What the engine says when a record is wrong, code, entry and numbers (issue 36, mutation
+testing): options that are no object, a malformed multiple rule, a Yaniv limit above the
+largest hand, a player without a name; and a game's players kept as given."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import pytest
+
+from scoring.rules import BELGIAN, Game, GameError, Round, check_players, score_game
+
+
+def refusal(call) -> GameError:
+    with pytest.raises(GameError) as error:
+        call()
+    return error.value
+
+
+def test_options_that_are_no_object_are_refused_as_the_options_entry():
+    # A JSON record's options may be anything: a list here.
+    error = refusal(lambda: BELGIAN.with_options(cast(Any, [("end_above", 100)])))
+    assert (error.code, error.field) == ("options_object", "options")
+
+
+def test_a_malformed_multiple_rule_is_named_in_its_refusal():
+    error = refusal(lambda: BELGIAN.with_options({"reduce_multiples": [50]}))
+    assert error.code == "option_pairs"
+    assert dict(error.params) == {"option": "reduce_multiples"}
+
+
+def test_a_yaniv_limit_above_the_largest_hand_names_that_hand():
+    error = refusal(lambda: BELGIAN.with_options({"cards_dealt": 1, "yaniv_limit": 11}))
+    assert error.code == "yaniv_limit_above_hand"
+    assert dict(error.params) == {"max": 10}
+
+
+@pytest.mark.parametrize("name", ["", "   ", 5, None])
+def test_a_player_without_a_name_is_refused_as_the_players_entry(name):
+    error = refusal(lambda: check_players(["Ann", name]))
+    assert (error.code, error.field) == ("player_name_empty", "players")
+
+
+def test_a_game_keeps_its_players_and_rounds_as_given_in_seat_order():
+    # As a JSON record gives them: lists.
+    players: Any = ["Ann", "Bart"]
+    rounds: Any = [Round({"Ann": 0, "Bart": 9}, yaniv="Ann")]
+    game = Game(players, rounds)
+    assert game.players == ("Ann", "Bart")
+    assert isinstance(game.rounds, tuple) and len(game.rounds) == 1
+    assert score_game(game).players == ("Ann", "Bart")
