@@ -140,6 +140,15 @@ def add_rounds_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def planned_rounds(referees: Sequence[load_clients.Referee], rounds: int) -> int:
+    """The rounds this run sends: each game's (--rounds: its first ones, or those already
+    sent, whichever are more)."""
+    return sum(
+        max(min(len(referee.rounds), rounds or len(referee.rounds)), len(referee.log))
+        for referee in referees
+    )
+
+
 # --- the orchestration ----------------------------------------------------------------
 
 
@@ -208,11 +217,7 @@ class Benchmark(Site):
                     table["id"], table["referee"], plan["password"], rounds, duplicates
                 )
             )
-        # The rounds this run sends (--rounds: the first ones of each game).
-        planned = sum(
-            min(len(referee.rounds), options.get("rounds") or len(referee.rounds))
-            for referee in referees
-        )
+        planned = planned_rounds(referees, options.get("rounds") or 0)
         say(
             f"{len(referees)} referees log in; {planned} rounds to submit "
             f"({min(len(r.rounds) for r in referees)}–{max(len(r.rounds) for r in referees)} "
@@ -242,6 +247,8 @@ class Benchmark(Site):
                 ),
             )
             login_samples = len(rec.samples)
+            # The first referee's rounds sent alone count too (with --rounds, beyond it).
+            planned = planned_rounds(referees, options.get("rounds") or 0)
             rng = random.Random(seed)
             every = options["poll_seconds"]
             stop = asyncio.Event()

@@ -208,7 +208,13 @@ def national_final(run: dict, samples: list[load_clients.Sample], seconds: float
     saves = [s.seconds * 1000 for s in answered if s.endpoint == "submit"]
     polls = [s.seconds * 1000 for s in answered if s.endpoint.endswith(("changed", "unchanged"))]
     gets = sum(1 for s in samples if s.endpoint != "submit")
-    acked = sum(1 for referee in run["referees"] for log in referee.log if log.acked)
+    # The rounds acknowledged under the load (not those sent alone before it).
+    acked = sum(
+        1
+        for referee in run["referees"]
+        for log in referee.log
+        if log.acked and log.attempts and log.attempts[0].start >= run["started_wall"]
+    )
     rounds_per_second = acked / seconds
     polls_per_second = gets / seconds
     cpu: load_clients.CpuUse = run["cpu"]

@@ -83,11 +83,12 @@ def test_the_stack_without_faults_prints_the_national_finals_figures():
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     # Each referee stopped after its 3rd round (the first referee's 10 went alone, before).
-    assert "verification: 3 games" in output and "— OK" in output, output
+    assert "verification: 3 games, 16 rounds stored, 0 finished — OK" in output, output
+    assert "rounds: 16 planned, 16 acknowledged, 16 stored" in output, output
     assert "lost or doubled: none" in output, output
     assert "national final (200 tables" in output and "p95 saves" in output, output
     assert "the load generator (this process) used" in output, output
     assert re.search(r"as the proxy timed them .*: saves \d+: \d+ / \d+ / \d+", output), output
-    assert re.search(r"as the app servers timed them .*: polls \d+: ", output), output
+    assert re.search(r"as the app servers timed them .*; polls \d+: \d+ / ", output), output
     # No fault happened and none is reported.
     assert "app server A killed" not in output and "Redis restarted" not in output, output
