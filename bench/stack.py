@@ -18,6 +18,12 @@ acknowledged and the first poll answered that were sent after it was over.
 
     .venv/bin/python -m bench stack                      # 12 referees, 60 phones
     .venv/bin/python -m bench stack --referees 4 --phones 10   # the test's size
+    .venv/bin/python -m bench stack --no-faults --referees 25 --pace 12 --rounds 6 \
+        --phones 200 --poll-seconds 3   # issue 36's national final, time compressed
+
+With --no-faults the load runs alone. The report adds the p95 of the saves and the polls as
+Caddy and the app servers timed them (their access logs), apart from the load generator's own
+lateness.
 
 Run as root (PostgreSQL runs as the user postgres) with Caddy, PostgreSQL and redis-server
 installed (Debian: caddy, postgresql, redis-server).
