@@ -97,6 +97,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         default=0.0,
         help="seconds a referee waits between rounds (0: as fast as the site answers)",
     )
+    add_rounds_argument(parser)
     parser.add_argument("--no-restart", action="store_true", help="no PostgreSQL restart")
     parser.add_argument(
         "--restart-at",
@@ -126,6 +127,26 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         logging.getLogger("httpx").setLevel(logging.WARNING)
         Benchmark(options).run()
     return 0
+
+
+def add_rounds_argument(parser: argparse.ArgumentParser) -> None:
+    """--rounds: a slice of the day at a steady rate instead of whole games (their start and
+    their end, with fewer tables playing, are not the rate the hall holds for hours)."""
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="each referee stops after this many rounds of its game (0: the whole game)",
+    )
+
+
+def planned_rounds(referees: Sequence[load_clients.Referee], rounds: int) -> int:
+    """The rounds this run sends: each game's (--rounds: its first ones, or those already
+    sent, whichever are more)."""
+    return sum(
+        max(min(len(referee.rounds), rounds or len(referee.rounds)), len(referee.log))
+        for referee in referees
+    )
 
 
 # --- the orchestration ----------------------------------------------------------------
@@ -179,7 +200,6 @@ class Benchmark(Site):
         options = self.options
         seed = options["seed"]
         assert self.gunicorn is not None
-        gunicorn = self.gunicorn.pid
         rec = load_clients.Recorder()
         context = load_clients.shared_ssl_context()
         ruleset = rules.RULESETS[plan["preset"]].with_options(plan["options"])
@@ -197,7 +217,7 @@ class Benchmark(Site):
                     table["id"], table["referee"], plan["password"], rounds, duplicates
                 )
             )
-        planned = sum(len(referee.rounds) for referee in referees)
+        planned = planned_rounds(referees, options.get("rounds") or 0)
         say(
             f"{len(referees)} referees log in; {planned} rounds to submit "
             f"({min(len(r.rounds) for r in referees)}–{max(len(r.rounds) for r in referees)} "
@@ -223,10 +243,12 @@ class Benchmark(Site):
                 referees[0],
                 plan["slug"],
                 lambda: load_clients.cpu_seconds(
-                    load_clients.children_of(gunicorn) + self.postgres_pids() + self.redis_pids()
+                    self.app_pids() + self.postgres_pids() + self.redis_pids() + self.proxy_pids()
                 ),
             )
             login_samples = len(rec.samples)
+            # The first referee's rounds sent alone count too (with --rounds, beyond it).
+            planned = planned_rounds(referees, options.get("rounds") or 0)
             rng = random.Random(seed)
             every = options["poll_seconds"]
             stop = asyncio.Event()
@@ -242,9 +264,10 @@ class Benchmark(Site):
                 )
             cpu = load_clients.CpuUse()
             groups = {
-                "gunicorn": lambda: load_clients.children_of(gunicorn),
+                "gunicorn": self.app_pids,
                 "postgres": self.postgres_pids,
                 "redis": self.redis_pids,
+                "proxy": self.proxy_pids,
                 "benchmark": lambda: [os.getpid()],
             }
             started_wall, started = time.time(), time.monotonic()
@@ -259,6 +282,7 @@ class Benchmark(Site):
                         client,
                         referee,
                         deadline,
+                        until=options.get("rounds") or None,
                         pace=pace,
                         start_after=rng.uniform(0, pace),
                     )
@@ -321,6 +345,15 @@ class Benchmark(Site):
         assert self.cluster is not None
         say(f"restarting PostgreSQL {self.cluster} at round {rec.acked_rounds}")
         await load_clients.restart_database(self.cluster.pg_ctl("restart"), self.url, outage)
+
+    def app_pids(self) -> list[int]:
+        """The app server's gunicorn and its workers."""
+        assert self.gunicorn is not None
+        return load_clients.children_of(self.gunicorn.pid)
+
+    def proxy_pids(self) -> list[int]:
+        """The proxy in front of the app servers (none here: the clients ask gunicorn)."""
+        return []
 
     def postgres_pids(self) -> list[int]:
         """The postmaster of the benchmark's cluster and its children, or every postgres."""

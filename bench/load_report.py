@@ -23,6 +23,11 @@ from bench import load_clients, say
 # The goals of issue 14 for a championship day on one small server.
 PHONES_CPU_GOAL = 0.5
 SUBMIT_P95_GOAL_MS = 300
+# Issue 36's national final on one 2-core box: 200 tables at a hall's pace (a round each every
+# 2 minutes) and 2,000 phones following (a poll every 15 s), saves and polls under 300 ms p95.
+FINAL_ROUNDS_PER_SECOND = 200 / 120
+FINAL_POLLS_PER_SECOND = 2000 / 15
+FINAL_P95_MS = 300
 
 
 def report(options: dict[str, Any], run: dict, verification: dict, log_path: Path) -> list[str]:
@@ -183,6 +188,8 @@ def report(options: dict[str, Any], run: dict, verification: dict, log_path: Pat
         f"{SUBMIT_P95_GOAL_MS} ms: {p95:.0f} ms — "
         f"{'ok' if p95 < SUBMIT_P95_GOAL_MS else 'MISSED'}"
     )
+    for line in national_final(run, samples, seconds):
+        say(line)
     failures = []
     if verification["problems"]:
         failures.append("the database differs from what the site acknowledged")
@@ -192,6 +199,52 @@ def report(options: dict[str, Any], run: dict, verification: dict, log_path: Pat
     if outside:
         failures.append(f"errors outside the outage: {describe(outside)}")
     return failures
+
+
+def national_final(run: dict, samples: list[load_clients.Sample], seconds: float) -> list[str]:
+    """This run against the national final's goal: the rates it reached and their p95, and
+    what the load generator's own CPU took from the machine the site shares with it."""
+    answered = [s for s in samples if s.outcome == "ok"]
+    saves = [s.seconds * 1000 for s in answered if s.endpoint == "submit"]
+    polls = [s.seconds * 1000 for s in answered if s.endpoint.endswith(("changed", "unchanged"))]
+    gets = sum(1 for s in samples if s.endpoint != "submit")
+    # The rounds acknowledged under the load (not those sent alone before it).
+    acked = sum(
+        1
+        for referee in run["referees"]
+        for log in referee.log
+        if log.acked and log.attempts and log.attempts[0].start >= run["started_wall"]
+    )
+    rounds_per_second = acked / seconds
+    polls_per_second = gets / seconds
+    cpu: load_clients.CpuUse = run["cpu"]
+    wall = max(cpu.wall, 1e-9)
+    generator = cpu.seconds.get("benchmark", 0.0) / wall
+    site = (
+        sum(cpu.seconds.get(name, 0.0) for name in ("gunicorn", "postgres", "redis", "proxy"))
+        / wall
+    )
+    per_request = site / max((len(saves) + gets) / seconds, 1e-9)
+    final_requests = FINAL_ROUNDS_PER_SECOND + FINAL_POLLS_PER_SECOND
+    p95_saves = load_clients.percentile(saves, 0.95)
+    p95_polls = load_clients.percentile(polls, 0.95)
+
+    def verdict(ok: bool) -> str:
+        return "ok" if ok else "MISSED"
+
+    return [
+        f"national final (200 tables, a round each every 2 min; 2,000 phones, a poll every "
+        f"15 s): rounds/s {rounds_per_second:.2f} of {FINAL_ROUNDS_PER_SECOND:.2f} — "
+        f"{verdict(rounds_per_second >= FINAL_ROUNDS_PER_SECOND * 0.95)}; polls/s "
+        f"{polls_per_second:.0f} of {FINAL_POLLS_PER_SECOND:.0f} — "
+        f"{verdict(polls_per_second >= FINAL_POLLS_PER_SECOND * 0.95)}; p95 saves "
+        f"{p95_saves:.0f} ms — {verdict(p95_saves < FINAL_P95_MS)}; p95 polls "
+        f"{p95_polls:.0f} ms — {verdict(p95_polls < FINAL_P95_MS)}",
+        f"the load generator (this process) used {generator:.2f} CPUs beside the site's "
+        f"{site:.2f} (of {os.cpu_count()}); the site's CPU per request under this load "
+        f"{per_request * 1000:.1f} ms: the final's {final_requests:.0f} requests/s would "
+        f"take {per_request * final_requests:.2f} CPUs of the site's",
+    ]
 
 
 def recovered_at(samples: list[load_clients.Sample], outage: load_clients.Outage | None) -> float:

@@ -20,6 +20,12 @@ acknowledged and the first poll answered that were sent after it was over.
 
     .venv/bin/python -m bench stack                      # 12 referees, 60 phones
     .venv/bin/python -m bench stack --referees 4 --phones 10   # the test's size
+    .venv/bin/python -m bench stack --no-faults --referees 25 --pace 12 --rounds 6 \
+        --phones 200 --poll-seconds 3   # issue 36's national final, time compressed
+
+With --no-faults the load runs alone. The report adds the p95 of the saves and the polls as
+Caddy and the app servers timed them (their access logs), apart from the load generator's own
+lateness.
 
 Run as root (PostgreSQL runs as the user postgres) with Caddy, PostgreSQL and redis-server
 installed (Debian: caddy, postgresql, redis-server).
@@ -29,6 +35,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -87,8 +95,15 @@ class StackBenchmark(load.Benchmark):
         self.ports = {"A": free_port(), "B": free_port()}
         self.caddy: subprocess.Popen | None = None
         self.faults = [Fault(name) for name in FAULTS]
-        if options.get("redis_down"):
+        if options.get("redis_down") and not options.get("no_faults"):
             self.faults.append(Fault(f"Redis down {options['redis_down']:g} s"))
+        self.access_log = self.workdir / "access.log"
+        # Each app server's own time per request (from its worker thread taking it to the
+        # answer), beside the proxy's: the difference is the wait for a worker thread.
+        self.app_access_log = self.workdir / "app-access.log"
+        self.env["GUNICORN_CMD_ARGS"] = (
+            f"--access-logfile={self.app_access_log} --access-logformat='%(m)s %(U)s?%(q)s %(M)s'"
+        )
 
     # --- the stack ------------------------------------------------------------------
 
@@ -105,14 +120,17 @@ class StackBenchmark(load.Benchmark):
     def start_gunicorn(self, plan: dict) -> str:
         for name in self.ports:
             self.start_server(name)
-        # load.py measures the CPU of one gunicorn's workers: B's, never killed.
+        # load.py's one gunicorn (its CPU is both servers': app_pids): B, never killed.
         self.gunicorn = self.servers["B"]
         port = free_port()
         caddyfile = self.workdir / "Caddyfile"
         caddyfile.write_text(
             "{\n\tauto_https off\n\tadmin off\n}\n"
             f"import {DEPLOY / 'yaniv.caddy'}\n"
-            f"http://:{port} {{\n\timport yaniv\n}}\n"
+            f"http://:{port} {{\n\timport yaniv\n"
+            # What the proxy saw, each request's time from its arrival to its answer: the
+            # site's latency without the load generator's own (a busy event loop reads late).
+            f"\tlog {{\n\t\toutput file {self.access_log}\n\t\tformat json\n\t}}\n}}\n"
         )
         caddy_env = {
             **os.environ,
@@ -157,6 +175,20 @@ class StackBenchmark(load.Benchmark):
     def redis_pids(self) -> list[int]:
         return self.redis.pids()
 
+    def app_pids(self) -> list[int]:
+        """Both app servers' gunicorn and workers (A's anew after its restart)."""
+        return [
+            pid
+            for server in self.servers.values()
+            if not server.exited()
+            for pid in load_clients.children_of(server.pid)
+        ]
+
+    def proxy_pids(self) -> list[int]:
+        if self.caddy is None or self.caddy.poll() is not None:
+            return []
+        return [self.caddy.pid]
+
     async def fault(
         self,
         rec: load_clients.Recorder,
@@ -165,6 +197,8 @@ class StackBenchmark(load.Benchmark):
         acknowledged: Callable[[float], Awaitable[bool]],
     ) -> None:
         """The three faults, each once its share of the rounds is acknowledged."""
+        if self.options["no_faults"]:
+            return
         three = self.faults[: len(FAULTS)]
         for fault, share in zip(three, self.options["faults_at"], strict=True):
             if not await acknowledged(share * planned):
@@ -231,9 +265,10 @@ class StackBenchmark(load.Benchmark):
     def report(self, plan: dict, run: dict, verification: dict) -> list[str]:
         # load.py knows one outage (PostgreSQL's); the failures during the other two faults
         # are judged here.
+        everything = super().report(plan, run, verification)
         failures = [
             failure
-            for failure in super().report(plan, run, verification)
+            for failure in everything
             if not failure.startswith("errors outside the outage")
         ]
         samples: list[load_clients.Sample] = run["rec"].samples
@@ -246,6 +281,11 @@ class StackBenchmark(load.Benchmark):
             f"{verification.get('rounds', acked)} stored; lost or doubled: "
             f"{'none' if not problems else '; '.join(problems)}"
         )
+        say(proxy_latencies(self.access_log))
+        say(app_latencies(self.app_access_log))
+        if self.options["no_faults"]:
+            # No fault: any failed request is one.
+            return everything
         windows = []
         starts = [fault.started for fault in self.faults if fault.started] + [float("inf")]
         for index, fault in enumerate(self.faults):
@@ -290,6 +330,51 @@ class StackBenchmark(load.Benchmark):
         return failures
 
 
+def proxy_latencies(access_log: Path) -> str:
+    """The p95 of the saves and the polls as Caddy timed them (its access log): from a
+    request's arrival to its answer, queueing at the app servers included, the load
+    generator's own delays not."""
+    times: dict[str, list[float]] = {"saves": [], "polls": []}
+    if access_log.exists():
+        for line in access_log.read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                entry = json.loads(line)
+                request = entry["request"]
+                if request["method"] == "POST" and request["uri"].endswith("/sync/"):
+                    times["saves"].append(entry["duration"] * 1000)
+                elif request["method"] == "GET" and "since=" in request["uri"]:
+                    times["polls"].append(entry["duration"] * 1000)
+    return "as the proxy timed them (p50 / p95 / p99 ms): " + "; ".join(
+        f"{kind} {len(values)}: "
+        + " / ".join(
+            f"{load_clients.percentile(values, share):.0f}" for share in (0.5, 0.95, 0.99)
+        )
+        for kind, values in times.items()
+    )
+
+
+def app_latencies(access_log: Path) -> str:
+    """The same p95 as the app servers timed them (gunicorn's access log: from a worker
+    thread taking the request to the answer; the wait for a thread is not in it)."""
+    times: dict[str, list[float]] = {"saves": [], "polls": []}
+    if access_log.exists():
+        for line in access_log.read_text(errors="replace").splitlines():
+            method, _, rest = line.partition(" ")
+            url, _, milliseconds = rest.rpartition(" ")
+            with contextlib.suppress(ValueError):
+                if method == "POST" and url.split("?")[0].endswith("/sync/"):
+                    times["saves"].append(float(milliseconds))
+                elif method == "GET" and "since=" in url:
+                    times["polls"].append(float(milliseconds))
+    return "as the app servers timed them (p50 / p95 / p99 ms): " + "; ".join(
+        f"{kind} {len(values)}: "
+        + " / ".join(
+            f"{load_clients.percentile(values, share):.0f}" for share in (0.5, 0.95, 0.99)
+        )
+        for kind, values in times.items()
+    )
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -320,6 +405,12 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         help="seconds Redis is stopped in a fourth fault (issue 34); 0: no such fault",
     )
     parser.add_argument("--redis-down-at", type=float, default=0.8)
+    parser.add_argument(
+        "--no-faults",
+        action="store_true",
+        help="the load alone, for its figures against the national final's goal",
+    )
+    load.add_rounds_argument(parser)
     parser.add_argument("--duration", type=float, default=300.0, help="cap on the load, seconds")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers a server")
     parser.add_argument("--threads", type=int, default=4, help="gunicorn threads a worker")

@@ -67,3 +67,37 @@ def test_the_stack_keeps_every_round_through_four_faults():
     )
     # Every answer understood: no referee stopped on one.
     assert " stopped: " not in output and "unknown status" not in output, output
+
+
+def test_the_stack_without_faults_prints_the_national_finals_figures():
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "stack",
+            "--no-faults",
+            "--referees=3",
+            "--rounds=3",
+            "--phones=6",
+            "--poll-seconds=1",
+            "--pace=0.5",
+            "--duration=120",
+        ],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # Each referee stopped after its 3rd round (the first referee's 10 went alone, before).
+    assert "verification: 3 games, 16 rounds stored, 0 finished — OK" in output, output
+    assert "rounds: 16 planned, 16 acknowledged, 16 stored" in output, output
+    assert "lost or doubled: none" in output, output
+    assert "national final (200 tables" in output and "p95 saves" in output, output
+    assert "the load generator (this process) used" in output, output
+    assert re.search(r"as the proxy timed them .*: saves \d+: \d+ / \d+ / \d+", output), output
+    assert re.search(r"as the app servers timed them .*; polls \d+: \d+ / ", output), output
+    # No fault happened and none is reported.
+    assert "app server A killed" not in output and "Redis restarted" not in output, output
