@@ -560,10 +560,12 @@ def _clock_answer(
     """An htmx post gets the clock's section (the message in it); a plain one the session
     page: after a change, by a redirect (the message flashed), a refusal with status 400."""
     if request.htmx:
+        # Before the start, the start button's clock box follows the limit (out of band).
+        planned = session.status == Session.Status.PLANNED
         return _render_session(
             request,
             session,
-            partials=("clock",),
+            partials=("clock", "start_clock") if planned else ("clock",),
             clock_message=message,
             end_question=end_question,
         )
