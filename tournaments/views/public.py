@@ -173,6 +173,9 @@ def _standings_table(
     """The standings' tables as kept for `parts` (caching.part): computed only when they are
     rendered, once per version, language and page (overall or a session's)."""
     rows = SimpleLazyObject(lambda: tournament.standings(session))
+    final = SimpleLazyObject(
+        lambda: None if session is not None else tournament.final_standings(rows)
+    )
     return caching.part(
         request,
         "tournaments/_standings_table.html",
@@ -181,9 +184,9 @@ def _standings_table(
             "tournament": tournament,
             "rows": rows,
             # With a final, the overall standings put its players first.
-            "final": SimpleLazyObject(
-                lambda: None if session is not None else tournament.final_standings(rows)
-            ),
+            "final": final,
+            # "Final standings" once the final is played, the standings so far before.
+            "final_heading": SimpleLazyObject(lambda: texts.final_heading(final or [])),
             # The tables still playing, named: their players are not in the standings yet.
             "still_playing": SimpleLazyObject(lambda: _still_playing(tournament, session)),
             # Penalty and bonus points, substitutes: the marks and their reasons.
