@@ -178,6 +178,11 @@ def _render_session(
         "clock_events": _clock_history(session),
         "playing_tables": playing,
         "playing_numbers": [line.number for line in playing],
+        # Before the finish: the sheets still to sign off, and whether it ends the tournament.
+        "unsigned_numbers": [table.number for table in tables if table.game.provisional],
+        "finishes_tournament": (
+            session.status == Session.Status.RUNNING and session.finishes_tournament()
+        ),
         "clock_message": clock_message,
         "end_question": end_question,
         "finish_question": finish_question,
