@@ -219,3 +219,23 @@ def test_the_standings_page_names_the_tables_still_playing(client, playing, dire
     assert "Session 1 still plays at table 1." in session_page
     playing.finish(end_games=True, by=director)
     assert "still plays" not in client.get(url).content.decode()
+
+
+def test_switching_language_on_a_page_answered_with_errors_goes_back_to_the_form(
+    director_client, playing
+):
+    # Issue 33.7: the switch went to the post's own address, a blank 405.
+    page = reverse("manage:session", args=[playing.tournament.slug, 1])
+    answer = director_client.post(
+        reverse("manage:session_entry", args=[playing.tournament.slug, 1]),
+        {"entry": "nonsense"},
+        headers={"Referer": f"http://testserver{page}"},
+    )
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    assert f'name="next" value="http://testserver{page}"' in html
+    switched = director_client.post(
+        reverse("set_language"), {"language": "nl", "next": f"http://testserver{page}"}
+    )
+    assert switched.status_code == 302
+    assert director_client.get(switched["Location"]).status_code == 200
