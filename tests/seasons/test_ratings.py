@@ -16,6 +16,7 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
 from scoring.rating import FinishedGame, Placing, rate_game, rate_games
@@ -521,6 +522,14 @@ def test_the_chart_is_drawn_by_attributes_and_named_by_its_summary(
     # A point before the first game and one after each.
     points = re.search(r'<polyline points="([^"]+)"', svg)
     assert points and len(points.group(1).split()) == 5
+
+
+@pytest.mark.parametrize("language, point", [("nl", ","), ("fr", ",")])
+def test_the_charts_caption_writes_decimals_as_the_reader_does(language, point):
+    # Issue 33.7: "Rating 25.3" on a Dutch or French page.
+    with translation.override(language):
+        summary = ratings.chart_summary([0.0, 12.25, 25.34])
+    assert f"25{point}3" in summary and f"0{point}0" in summary and "25.3" not in summary
 
 
 def test_private_games_rate_but_never_show_on_public_pages(
