@@ -541,6 +541,6 @@ def test_saving_the_limit_swaps_the_start_buttons_clock_box_with_it(tournament, 
     text = answer.content.decode()
     assert 'id="clock"' in text
     box = text[text.index('id="start-clock"') :]
-    assert box.startswith('id="start-clock" hx-swap-oob="true"')
+    assert box.startswith('id="start-clock" data-hx-swap-oob="true"')
     assert "and start the clock (7 min) now" in box
     assert 'name="start_clock" value="1" form="referees-form" checked' in box

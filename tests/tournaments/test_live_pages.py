@@ -38,15 +38,18 @@ class Reading(HTMLParser):
         self._unread = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = {name.removeprefix("data-"): value or "" for name, value in attrs}
+        # htmx's attributes by their own name, written with data- or not: "get", "trigger".
+        found = {
+            name.removeprefix("data-").removeprefix("hx-"): value or "" for name, value in attrs
+        }
         if tag in UNREAD:
             self._unread += 1
         if tag in VOID:
             return
         if self._where == "inside":
             self._depth += 1
-        elif self._where == "before" and "every" in found.get("hx-trigger", ""):
-            self.poll_url = found.get("hx-get")
+        elif self._where == "before" and "every" in found.get("trigger", ""):
+            self.poll_url = found.get("get")
             self._where, self._depth = "inside", 1
 
     def handle_endtag(self, tag: str) -> None:

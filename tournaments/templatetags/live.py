@@ -25,7 +25,7 @@ def poll(context: template.Context, version: object) -> SafeString:
     query = request.GET.copy()
     query["since"] = str(version)
     return format_html(
-        ' hx-get="{}?{}" hx-trigger="every {}s" hx-swap="outerHTML"',
+        ' data-hx-get="{}?{}" data-hx-trigger="every {}s" data-hx-swap="outerHTML"',
         request.path,
         query.urlencode(),
         poll_seconds(),

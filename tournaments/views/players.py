@@ -115,7 +115,7 @@ def register_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         # Out of band: the list's children go at its end (a template keeps the <ul> whole).
         response.content += (
-            f'<template><ul hx-swap-oob="beforeend:#registration-list">{row}</ul></template>'
+            f'<template><ul data-hx-swap-oob="beforeend:#registration-list">{row}</ul></template>'
         ).encode()
     return trigger_client_event(response, REGISTRATIONS_CHANGED)
 
