@@ -351,3 +351,16 @@ def test_a_stranger_does_not_learn_a_private_tournaments_screens_exist(director)
     assert stranger.get(screens_url(private)).status_code == 404
     url = reverse("manage:screen_new_link", args=[private.slug, 1])
     assert stranger.post(url).status_code == 404
+
+
+def test_the_standings_note_on_the_star_shows_only_beside_a_starred_row(
+    client, tournament, table, referee
+):
+    # Issue 33.8: "* includes a game not signed off yet" with no starred row.
+    note = "* includes a game not signed off yet"
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.game.refresh_from_db()
+    assert table.game.finished
+    assert note in client.get(hall_url(tournament)).content.decode()
+    table.game.sign_off(by=referee, version=table.game.version)
+    assert note not in client.get(hall_url(tournament)).content.decode()
