@@ -533,11 +533,14 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 class PlayingTable:
     """A table whose game goes on, with its own clock: `time_up` once its own time (the
     session's and what was added for it) is up, or without a time limit; else `left`, its
-    minutes left (a started minute counts)."""
+    minutes left (a started minute counts) and `shown`, that time as the clock shows it
+    (the panel says "8:25 left" while the clock shows 8:25, not "9 minutes").
+    """
 
     number: int
     time_up: bool
     left: int
+    shown: str = ""
 
 
 def _playing_tables(session: Session) -> list[PlayingTable]:
@@ -550,7 +553,7 @@ def _playing_tables(session: Session) -> list[PlayingTable]:
         clock = session.clock(table, now)
         time_up = clock.phase is Phase.NONE or clock.over
         left = 0 if time_up else math.ceil((clock.remaining or 0) / 60)
-        lines.append(PlayingTable(table.number, time_up, left))
+        lines.append(PlayingTable(table.number, time_up, left, "" if time_up else clock.shown))
     return lines
 
 
