@@ -71,6 +71,12 @@ class Board:
     facts: tuple[ShownFact, ...] = ()
 
     @property
+    def any_provisional(self) -> bool:
+        """A standings row carries the * (a game not signed off yet): its note shows."""
+        rows = [row for row, _ in self.final] or [standing for standing, _ in self.standings]
+        return any(row.provisional for row in rows)
+
+    @property
     def final_tables_shown(self) -> bool:
         """The tables shown are the final's (the view is titled so)."""
         return bool(self.table_sessions) and all(

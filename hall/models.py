@@ -107,7 +107,11 @@ class HallScreen(models.Model):
     def set_up(self, **changes: object) -> None:
         """Change what the screen shows (fields of the director's form); its page follows
         within one poll."""
-        told = "message" in changes and changes["message"] not in ("", self.message)
+        # Compared with the stored words: a ModelForm's validation has already copied the
+        # new ones onto this instance.
+        stored = type(self).objects.filter(pk=self.pk).values_list("message", flat=True)
+        before = (stored.first() or "") if self.pk else ""
+        told = "message" in changes and changes["message"] not in ("", before)
         for field, value in changes.items():
             setattr(self, field, value)
         if not self.salt:

@@ -15,7 +15,7 @@ from hall.forms import HallScreenAddForm, HallScreenForm
 from hall.models import HallScreen
 from tournaments import access
 from tournaments.models import Tournament
-from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
+from tournaments.views.live import HtmxHttpRequest, page_version, poll_seconds, unchanged
 
 # --- the screen ---------------------------------------------------------------------------
 
@@ -43,7 +43,7 @@ def _render_screen(
     request: HtmxHttpRequest, tournament: Tournament, found: HallScreen
 ) -> HttpResponse:
     # The public pages' version, and the director's last change of this screen.
-    version = f"{tournament.live_version()}-{found.stamp}"
+    version = f"{page_version(tournament)}-{found.stamp}"
     if unchanged(request, version):
         return HttpResponse(status=204)
     template = "hall/screen.html"

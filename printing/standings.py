@@ -118,6 +118,7 @@ def final_standings_table(rows: Sequence, width: float, tournament) -> Table:
     style = _table_style(numbers_from=4)
     totals = tournament.final_carry_over == CarryOver.TOTALS
     finalists = 0
+    withdrawn = pgettext("standings mark", "withdrawn")
     for index, (row, player) in enumerate(rows, start=1):
         in_final = row.stage == "final"
         finalists += in_final
@@ -125,7 +126,15 @@ def final_standings_table(rows: Sequence, width: float, tournament) -> Table:
         data.append(
             [
                 str(row.place),
-                p(f"<b>{e(player.name)}</b>", "wall"),
+                p(
+                    f"<b>{e(player.name)}</b>"
+                    + (
+                        f" <font size=8>({e(withdrawn)})</font>"
+                        if row.qualifying and row.qualifying.withdrawn
+                        else ""
+                    ),
+                    "wall",
+                ),
                 p(e(player.club.name) if player.club else "", "cell"),
                 p(e(stage_label(tournament, row.final_table)), "cell"),
                 f"{score}{'*' if row.provisional else ''}",
@@ -170,7 +179,7 @@ def final_part(tournament, width: float) -> list[Flowable]:
     if not rows:
         return []
     return [
-        p(gettext("Final standings"), "h2"),
+        p(e(texts.final_heading(rows)), "h2"),
         final_standings_table(rows, width, tournament),
         Spacer(0, 3),
         final_note(tournament),

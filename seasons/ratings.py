@@ -32,6 +32,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext, pgettext
 
@@ -369,12 +370,21 @@ def rating_card(
 def chart_summary(points: Sequence[float]) -> str:
     """The chart in words, for everyone (screen readers read it as the image's name)."""
     games = len(points) - 1
-    high = max(points[1:])
+
+    def shown(value: float) -> str:
+        # In the reader's language: 25,3 in Dutch and French.
+        return number_format(round(value, 1), decimal_pos=1)
+
     return ngettext(
-        "Rating %(last).1f after %(games)s game, from %(first).1f; highest %(high).1f.",
-        "Rating %(last).1f after %(games)s games, from %(first).1f; highest %(high).1f.",
+        "Rating %(last)s after %(games)s game, from %(first)s; highest %(high)s.",
+        "Rating %(last)s after %(games)s games, from %(first)s; highest %(high)s.",
         games,
-    ) % {"last": points[-1], "games": games, "first": points[0], "high": high}
+    ) % {
+        "last": shown(points[-1]),
+        "games": games,
+        "first": shown(points[0]),
+        "high": shown(max(points[1:])),
+    }
 
 
 def _step(span: float) -> int:

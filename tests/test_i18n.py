@@ -745,3 +745,44 @@ def test_the_english_quotes_a_name_with_curly_quotes():
             if opening.search(text)
         ]
         assert straight == [], language
+
+
+@pytest.mark.parametrize(
+    "language, message, expected",
+    [
+        ("nl", "As the tournament says", "Volgens de instelling van het toernooi"),
+        ("fr", "As the tournament says", "Selon le réglage du tournoi"),
+        (
+            "nl",
+            "The house rules the games are scored by.",
+            "De spelregels waarmee de spellen geteld worden.",
+        ),
+        (
+            "fr",
+            "Has something to show now:",
+            "Vues qui ont quelque chose à afficher maintenant\u00a0:",
+        ),
+    ],
+)
+def test_the_wording_reads_as_a_native_speaker_says_it(language, message, expected):
+    # Issue 33.8: "Zoals het toernooi zegt", "Comme le dit le tournoi", "huisregels" for the
+    # Belgian rules, "A quelque chose à montrer maintenant".
+    with translation.override(language):
+        assert translation.gettext(message) == expected
+
+
+@pytest.mark.parametrize(
+    "language, expected",
+    [
+        ("nl", "Tafel 3 speelt nog: bij het afsluiten volgt eerst een bevestiging."),
+        ("fr", "La table 3 joue encore\u00a0: une confirmation sera demandée à la clôture."),
+    ],
+)
+def test_finishing_says_a_confirmation_follows(language, expected):
+    with translation.override(language):
+        text = translation.ngettext(
+            "Table %(tables)s still plays: finishing asks first.",
+            "Tables %(tables)s still play: finishing asks first.",
+            1,
+        )
+    assert text % {"tables": 3} == expected

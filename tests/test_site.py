@@ -9,6 +9,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from tests.factories import make_user
+
 pytestmark = pytest.mark.django_db
 
 
@@ -47,3 +49,13 @@ def test_the_admin_requires_a_login(client):
     response = client.get("/admin/")
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_the_password_change_is_the_sites_own_page_in_its_own_words(client):
+    # Issue 33.7: it was Django admin's, in formal Dutch, with a breadcrumb to /admin/.
+    client.force_login(make_user("ref-words"))
+    html = client.get(reverse("password_change"), headers={"Accept-Language": "nl"}).content
+    page = html.decode()
+    assert "<h1>Je wachtwoord wijzigen</h1>" in page
+    assert 'href="/admin/' not in page and "breadcrumbs" not in page
+    assert 'class="site-header"' in page

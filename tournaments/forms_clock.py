@@ -119,10 +119,13 @@ class EndGamesForm(forms.Form):
 
 
 class StartClockForm(forms.Form):
-    """The session's start button's "and start the clock" box (checked by default)."""
+    """The session's start button's "and start the clock" box (checked by default). The
+    clock starts with the session whenever it has a limit, unless the director unchecked
+    the box: a page drawn before the limit was set has no box (`clock_box` absent)."""
 
     start_clock = forms.BooleanField(required=False)
+    clock_box = forms.BooleanField(required=False)
 
     def wanted(self) -> bool:
-        self.is_valid()  # one check box: anything else is "no"
-        return bool(self.cleaned_data.get("start_clock"))
+        self.is_valid()  # check boxes: anything else is "no"
+        return bool(self.cleaned_data.get("start_clock")) or not self.cleaned_data.get("clock_box")

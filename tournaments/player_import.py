@@ -24,7 +24,9 @@ Who is the same player, here and in the director's "add a player" form:
 - a row without a member number is the one player of that name in the club; two or more
   players of that name in the club is an error (the member number tells them apart).
 
-Names and clubs are compared ignoring case and repeated spaces; member numbers exactly (a
+Within one file, two rows of a club whose names differ by accents, case or spaces alone are
+one player (the later row is a duplicate). Against the database, names and clubs are compared
+ignoring case and repeated spaces; member numbers exactly (a
 member number's holder is the row's player when the names differ by accents alone). A new
 player whose name is only alike a known one's in the club (`names`: accents and case,
 swapped, one letter apart) has those `look_alikes`: the form asks, the preview says so.
@@ -317,7 +319,8 @@ def _read_header(header: Sequence[str]) -> tuple[list[str], list[str], list[str]
 def _check_rows(body: Iterable[tuple[int, list[str]]], columns: list[str]) -> tuple[Row, ...]:
     rows: list[Row] = []
     by_number: dict[tuple[str, str], Row] = {}  # (club, member number)
-    by_name: dict[tuple[str, str], Row] = {}  # (club, name)
+    # (club, name without accents or case: "Hélène" and "Helene" in one file are one player)
+    by_name: dict[tuple[str, str], Row] = {}
     for number, record in body:
         values = {NAME: "", FIRST_NAME: "", LAST_NAME: "", CLUB: "", MEMBER_NUMBER: ""}
         stray = False
@@ -339,7 +342,7 @@ def _check_rows(body: Iterable[tuple[int, list[str]]], columns: list[str]) -> tu
         else:
             if row.member_number:
                 by_number[(fold(row.club), row.member_number)] = row
-            by_name.setdefault((fold(row.club), fold(row.name)), row)
+            by_name.setdefault((fold(row.club), names.fold(row.name)), row)
         rows.append(row)
     return tuple(rows)
 
@@ -369,7 +372,7 @@ def _duplicate_error(
     if row.member_number:
         earlier = by_number.get((club, row.member_number))
         if earlier is not None:
-            if fold(earlier.name) == fold(row.name):
+            if names.fold(earlier.name) == names.fold(row.name):
                 return _duplicate(earlier)
             return gettext("member number %(number)s is also on row %(row)s (%(name)s)") % {
                 "number": row.member_number,
@@ -377,11 +380,11 @@ def _duplicate_error(
                 "name": earlier.name,
             }
         # The same name without a number above: that row already stands for this player.
-        earlier = by_name.get((club, fold(row.name)))
+        earlier = by_name.get((club, names.fold(row.name)))
         if earlier is not None and not earlier.member_number:
             return _duplicate(earlier)
         return ""
-    earlier = by_name.get((club, fold(row.name)))
+    earlier = by_name.get((club, names.fold(row.name)))
     if earlier is not None:
         return _duplicate(earlier)
     return ""

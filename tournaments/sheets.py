@@ -288,7 +288,7 @@ class GameSheet(LabelledSeats):
                 url = conditional_escape(correct_url(number))
                 label = conditional_escape(correct_label % {"number": number})
                 head = (
-                    f'<a href="{url}" hx-get="{url}" hx-target="#correction-panel"'
+                    f'<a href="{url}" data-hx-get="{url}" data-hx-target="#correction-panel"'
                     f' title="{label}" aria-label="{label}">{number}&nbsp;✎</a>'
                 )
             rows.append(

@@ -133,6 +133,15 @@ def mark_meaning(mark: Mark | str) -> str:
     return str(MARK_MEANINGS[Mark(mark)])
 
 
+def final_heading(rows: Any) -> str:
+    """The final standings' heading (`Tournament.final_standings` rows): final once the
+    final is played (its rows rank the finalists), before that the standings so far, as the
+    hall says them."""
+    if any(row.stage == "final" for row, _ in rows):
+        return gettext("Final standings")
+    return gettext("Standings so far · the final is being played")
+
+
 def ruleset_name(name: str) -> str:
     """A rule set's name in the active language ("Belgian", "règles belges")."""
     return str(RULESET_NAMES.get(name, name))

@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # Django's form templates, found by the site's renderer (FORM_RENDERER) behind its own.
+    "django.forms",
     "django_htmx",
     "template_partials",
     "axes",
@@ -399,3 +401,7 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# Forms render with the site's templates first: templates/django/forms/errors/list/ul.html
+# announces a field's errors (role="alert"; Django sets aria-invalid on the field).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"

@@ -6,6 +6,8 @@ A merged player's old address leads to the player they were merged into (301).
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
@@ -15,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from seasons import access, charts, profiles, statistics
 from tournaments.models import Club, Player
-from tournaments.views.live import HtmxHttpRequest
+from tournaments.views.live import HtmxHttpRequest, poll_seconds, site_version, unchanged
 
 # The statistics page's table lists the latest tournaments (all count in the figures above it).
 TOURNAMENTS_SHOWN = 50
@@ -39,17 +41,33 @@ def _moved(player_id: int, page: str) -> HttpResponse:
     return redirect(page, into, permanent=True)
 
 
+def _render_live(
+    request: HtmxHttpRequest, template: str, version: str, context: dict[str, Any]
+) -> HttpResponse:
+    """These pages follow every tournament (`{% poll version %}`): a poll gets their live
+    part."""
+    if request.htmx:
+        template += "#live"
+    return render(
+        request, template, {**context, "version": version, "poll_seconds": poll_seconds()}
+    )
+
+
 @require_safe
 def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
+    version = site_version()
+    if unchanged(request, version):
+        return HttpResponse(status=204)
     player = Player.objects.select_related("club").filter(pk=player_id).first()
     if player is None:
         return _moved(player_id, "public:profile")
     profile = profiles.player_profile(player)
     if profile is None:
         raise Http404("No such player.")
-    return render(
+    return _render_live(
         request,
         "seasons/profiles/player.html",
+        version,
         {"profile": profile, "player": player, "rating": has_rating_partial()},
     )
 
@@ -57,6 +75,9 @@ def player_profile(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
 @require_safe
 def player_statistics(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     """A player's Yaniv statistics across the listed tournaments and seasons, with charts."""
+    version = site_version()
+    if unchanged(request, version):
+        return HttpResponse(status=204)
     player = access.get_listed_player(player_id)
     if player is None:
         return _moved(player_id, "public:profile_statistics")
@@ -64,9 +85,10 @@ def player_statistics(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     bars = [(gettext("All tournaments"), figures.overall)] + [
         (line.tournament.name, line.stats) for line in figures.tournaments[: charts.MOST_BARS]
     ]
-    return render(
+    return _render_live(
         request,
         "seasons/profiles/statistics.html",
+        version,
         {
             "player": player,
             "figures": figures,
@@ -85,12 +107,16 @@ def player_statistics(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
 
 @require_safe
 def club_detail(request: HtmxHttpRequest, club_id: int) -> HttpResponse:
+    version = site_version()
+    if unchanged(request, version):
+        return HttpResponse(status=204)
     club = get_object_or_404(Club, pk=club_id)
     page = profiles.club_page(club)
     if page.empty:
         raise Http404("No such club.")
-    return render(
+    return _render_live(
         request,
         "seasons/profiles/club.html",
+        version,
         {"page": page, "club": club, "lines": profiles.SEASON_LINES_ON_CLUB_PAGE},
     )

@@ -171,7 +171,7 @@ def test_standings_update_live_when_a_game_ends(live_server, new_context, fast_p
     # The table still playing is named: its players are not left out silently.
     still_playing = "Session 1 still plays at table 1. Their players join the standings"
     expect(live.locator(".still-playing")).to_contain_text(still_playing)
-    expect(live).to_have_attribute("hx-trigger", f"every {POLL_SECONDS}s")
+    expect(live).to_have_attribute("data-hx-trigger", f"every {POLL_SECONDS}s")
 
     referee_page = referee_logs_in(referee_context, live_server, table.get_absolute_url(), referee)
     expect(referee_page.get_by_role("heading", name="Table 1")).to_be_visible()

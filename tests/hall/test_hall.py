@@ -12,6 +12,8 @@ from django.urls import reverse
 from hall import board as hall_board
 from hall.models import HallScreen
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
+from tests.notifications.conftest import give_phone, hall, push_service, vapid  # noqa: F401
+from tests.tasks import run_tasks
 from tournaments.models import Player, Registration, Session, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -161,6 +163,25 @@ def test_a_changed_screen_sends_the_screen_part_only(client, tournament, drawn):
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<main id="screen"') and "<html" not in html
+
+
+def test_a_message_saved_on_the_screens_page_goes_to_the_phones_once(
+    hall,  # noqa: F811
+    director_client,
+    vapid,  # noqa: F811
+    push_service,  # noqa: F811
+    django_capture_on_commit_callbacks,
+):
+    # Issue 33.4: the form's validation copied the message onto the screen before `set_up`
+    # compared it, so the page's save told nobody.
+    phone = give_phone(push_service, hall, None)
+    url = reverse("manage:screen", args=[hall.slug, 1])
+    fields = {"screen-1-seconds": 20, "screen-1-message": "Lunch is served in the bar"}
+    for _ in range(2):  # the same words saved again tell nothing new
+        with django_capture_on_commit_callbacks(execute=True):
+            assert director_client.post(url, fields).status_code == 302
+    run_tasks()
+    assert push_service.texts(phone) == ["Lunch is served in the bar"]
 
 
 def test_a_directors_message_reaches_the_screen_at_the_next_poll(
@@ -330,3 +351,16 @@ def test_a_stranger_does_not_learn_a_private_tournaments_screens_exist(director)
     assert stranger.get(screens_url(private)).status_code == 404
     url = reverse("manage:screen_new_link", args=[private.slug, 1])
     assert stranger.post(url).status_code == 404
+
+
+def test_the_standings_note_on_the_star_shows_only_beside_a_starred_row(
+    client, tournament, table, referee
+):
+    # Issue 33.8: "* includes a game not signed off yet" with no starred row.
+    note = "* includes a game not signed off yet"
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.game.refresh_from_db()
+    assert table.game.finished
+    assert note in client.get(hall_url(tournament)).content.decode()
+    table.game.sign_off(by=referee, version=table.game.version)
+    assert note not in client.get(hall_url(tournament)).content.decode()

@@ -16,6 +16,7 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 from django_tasks_db.models import DBTaskResult
 
 from scoring.rating import FinishedGame, Placing, rate_game, rate_games
@@ -523,6 +524,14 @@ def test_the_chart_is_drawn_by_attributes_and_named_by_its_summary(
     assert points and len(points.group(1).split()) == 5
 
 
+@pytest.mark.parametrize("language, point", [("nl", ","), ("fr", ",")])
+def test_the_charts_caption_writes_decimals_as_the_reader_does(language, point):
+    # Issue 33.7: "Rating 25.3" on a Dutch or French page.
+    with translation.override(language):
+        summary = ratings.chart_summary([0.0, 12.25, 25.34])
+    assert f"25{point}3" in summary and f"0{point}0" in summary and "25.3" not in summary
+
+
 def test_private_games_rate_but_never_show_on_public_pages(
     client, director_client, director, tournament, referee, people, after_commit, settings
 ):
@@ -565,7 +574,7 @@ def test_the_player_page_costs_the_same_queries_for_few_or_many_rated_games(
     settings.RATING_MIN_GAMES = 2
     league(tournament, referee, people, after_commit, games=2)
     ann = people["Ann"]
-    with django_assert_num_queries(9) as few:
+    with django_assert_num_queries(10) as few:  # its version: the page polls
         player_page(client, tournament, ann)
     league(tournament, referee, people, after_commit, games=6)
     with django_assert_num_queries(len(few.captured_queries)):

@@ -164,7 +164,8 @@ def test_the_page_costs_the_same_queries_however_long_the_history(
     client, world, django_assert_num_queries
 ):
     ann = world["people"]["Ann"]
-    with django_assert_num_queries(4) as few:  # the player, the hands, tournaments, seasons
+    # The version (two: it polls), the player, the hands, tournaments, seasons.
+    with django_assert_num_queries(6) as few:
         page(client, ann)
     cup, bart, chris, dirk = world["cup"], *(world["people"][n] for n in ("Bart", "Chris", "Dirk"))
     from tests.scoring.statistics_games import GAME_1

@@ -504,3 +504,43 @@ def test_the_public_table_poll_reads_a_running_or_paused_clock_as_the_page_does(
     paused = access.public_table_poll(table.pk)
     assert paused == (table.game.version, table.session.clock(table).token)
     assert paused[1].startswith("p")
+
+
+def start_session(client, session: Session, **fields: str):
+    url = reverse("manage:session_status", args=[session.tournament.slug, session.number])
+    return client.post(url, {"action": "start", **fields})
+
+
+def test_start_session_starts_the_clock_from_a_page_drawn_before_the_limit_was_set(
+    tournament, director, director_client
+):
+    # The page was drawn without a limit (no box); the limit came through the clock part.
+    session = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
+    session.set_time_limit(7, by=director)
+    assert start_session(director_client, session, confirmed="1").status_code == 302
+    session.refresh_from_db()
+    assert session.status == Session.Status.RUNNING
+    assert session.clock().phase is Phase.RUNNING
+
+
+def test_start_session_leaves_the_clock_stopped_when_the_director_unchecks_the_box(
+    tournament, director, director_client
+):
+    session = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
+    session.set_time_limit(7, by=director)
+    start_session(director_client, session, clock_box="1", confirmed="1")
+    session.refresh_from_db()
+    assert session.status == Session.Status.RUNNING
+    assert session.clock().phase is Phase.WAITING
+
+
+def test_saving_the_limit_swaps_the_start_buttons_clock_box_with_it(tournament, director_client):
+    session = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
+    url = reverse("manage:session_clock", args=[tournament.slug, session.number])
+    answer = director_client.post(url, {"action": "limit", "limit": "7"}, HTTP_HX_REQUEST="true")
+    text = answer.content.decode()
+    assert 'id="clock"' in text
+    box = text[text.index('id="start-clock"') :]
+    assert box.startswith('id="start-clock" data-hx-swap-oob="true"')
+    assert "and start the clock (7 min) now" in box
+    assert 'name="start_clock" value="1" form="referees-form" checked' in box

@@ -147,7 +147,7 @@ def test_an_htmx_rebalance_answers_the_draw_report_out_of_band(director_client, 
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert '<p class="draw-facts" id="draw-facts" hx-swap-oob="true">' in html
+    assert '<p class="draw-facts" id="draw-facts" data-hx-swap-oob="true">' in html
     assert "pairs of clubmates at a table" in html or "pair of clubmates at a table" in html
 
 

@@ -109,7 +109,9 @@ def test_creating_a_tournament_with_a_used_address_shows_the_error_at_the_field(
     response = client.post(reverse("manage:new"), tournament_post())
     html = response.content.decode()
     assert response.status_code == 400
-    slug_error = re.search(r'<ul class="errorlist" id="id_slug_error">(.*?)</ul>', html)
+    slug_error = re.search(
+        r'<ul class="errorlist" id="id_slug_error" role="alert">(.*?)</ul>', html
+    )
     assert slug_error, html
     assert "already used by another tournament" in slug_error.group(1)
     assert Tournament.objects.count() == 1
@@ -119,7 +121,10 @@ def test_a_tournament_cannot_end_before_it_starts(client):
     client.force_login(creator())
     response = client.post(reverse("manage:new"), tournament_post(ends_on="2026-03-13"))
     html = response.content.decode()
-    assert 'id="id_ends_on_error"><li>The last day cannot be before the first day.' in html
+    assert (
+        'id="id_ends_on_error" role="alert"><li>The last day cannot be before the first day.'
+        in html
+    )
     assert Tournament.objects.count() == 0
 
 
@@ -586,7 +591,9 @@ def test_table_options_the_engine_refuses_are_shown_at_the_field(director_client
     url = reverse("manage:edit", args=[tournament.slug])
     post = tournament_post(slug=tournament.slug, status="running", end_above="20000")
     html = director_client.post(url, post).content.decode()
-    error = re.search(r'<ul class="errorlist" id="id_end_above_error">(.*?)</ul>', html)
+    error = re.search(
+        r'<ul class="errorlist" id="id_end_above_error" role="alert">(.*?)</ul>', html
+    )
     assert error, html
     assert "A whole number from 1 to 10000." in error.group(1)
     tournament.refresh_from_db()

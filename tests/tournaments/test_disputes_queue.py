@@ -166,7 +166,7 @@ def test_the_dashboard_counts_open_disputes_live(director_client, tournament, cl
     dashboard = reverse("manage:tournament", args=[tournament.slug])
     html = director_client.get(dashboard).content.decode()
     assert "1 open dispute<" in html
-    poll = re.search(r'hx-get="([^"]*/disputes/open/\?since=[^"]+)"', html)
+    poll = re.search(r'data-hx-get="([^"]*/disputes/open/\?since=[^"]+)"', html)
     assert poll is not None
     url = poll.group(1).replace("&amp;", "&")
     # Nothing new: 204, htmx swaps nothing.

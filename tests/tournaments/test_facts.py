@@ -45,13 +45,13 @@ def test_a_tournament_without_a_finished_game_has_no_facts(client, world):
     assert 'class="facts"' not in html
 
 
-def test_the_live_parts_poll_leaves_the_facts_out(client, world):
+def test_the_live_parts_poll_brings_the_facts_to_a_page_opened_earlier(client, world):
     response = client.get(
         reverse("public:tournament", args=["cup"]), {"since": "old"}, headers=HTMX
     )
     assert response.status_code == 200
     assert 'id="live"' in response.content.decode()
-    assert "Facts of the tournament" not in response.content.decode()
+    assert "Facts of the tournament" in response.content.decode()
 
 
 def test_the_facts_are_read_once_per_version_of_the_standings(client, world):

@@ -117,6 +117,30 @@ def test_a_withdrawn_player_is_no_finalist_the_next_qualified_takes_the_seat(qua
     ]
 
 
+def test_the_final_table_of_the_standings_and_report_pdfs_marks_a_withdrawn_player(
+    qualified, director
+):
+    withdraw(qualified, "Eva", director)
+    Tournament.objects.filter(pk=qualified.pk).update(final_players=4)
+    tournament = Tournament.objects.get(pk=qualified.pk)
+    play_out(tournament.open_final().tables.get(), (0, 1, 2, 45))
+    for pdf in (pdfs.standings_pdf(tournament), pdfs.tournament_report(tournament)):
+        lines = printed_lines(pdf)
+        final = lines[lines.index("Final standings") : lines.index("Qualifying")]
+        assert "5 Eva (withdrawn) Qualifying 3*" in final
+
+
+def test_the_standings_say_so_far_until_the_final_is_played(client, qualified):
+    url = reverse("public:standings", args=[qualified.slug])
+    final = qualified.open_final()
+    for html in (client.get(url).content.decode(), pdftotext(pdfs.standings_pdf(qualified))):
+        assert "Standings so far · the final is being played" in html
+        assert "Final standings" not in html
+    play_out(final.tables.get(), (0, 45, 2))
+    html = client.get(url).content.decode()
+    assert "<h2>Final standings</h2>" in html and "so far" not in html
+
+
 def test_a_redraw_of_the_final_leaves_a_player_withdrawn_since_out(qualified, director):
     final = qualified.open_final()
     assert names(final) == [["Ann", "Eva", "Finn"]]

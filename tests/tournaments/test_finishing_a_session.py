@@ -99,7 +99,40 @@ def test_finishing_a_qualifying_session_leaves_the_tournament_running(playing, d
     assert playing.tournament.status == Tournament.Status.RUNNING
 
 
+def test_the_last_planned_session_of_a_tournament_without_a_final_finishes_it(playing, director):
+    # Issue 33.6: it stayed "running" for ever (the season listed it as running).
+    Tournament.objects.filter(pk=playing.tournament_id).update(session_count=1)
+    playing.finish(end_games=True, by=director)
+    tournament = Tournament.objects.get(pk=playing.tournament_id)
+    assert tournament.status == Tournament.Status.FINISHED
+    # A session beyond the plan runs it again.
+    beyond = make_table(tournament=tournament, session_status=Session.Status.PLANNED).session
+    beyond.start(by=director)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+
+
+def test_a_tournament_with_a_final_still_waits_for_it(playing, director):
+    Tournament.objects.filter(pk=playing.tournament_id).update(session_count=1, final_players=4)
+    playing.finish(end_games=True, by=director)
+    assert Tournament.objects.get(pk=playing.tournament_id).status == Tournament.Status.RUNNING
+
+
 # --- the view ------------------------------------------------------------------------------
+
+
+def test_the_finish_button_names_an_unsigned_sheet_and_the_tournaments_end(
+    director_client, playing
+):
+    url = reverse("manage:session", args=[playing.tournament.slug, 1])
+    page = director_client.get(url).content.decode()
+    assert (
+        "Table 2's sheet is not signed off yet: its result stays provisional until it is." in page
+    )
+    assert "Finish session 1</button>" in page
+    Tournament.objects.filter(pk=playing.tournament_id).update(session_count=1)
+    page = director_client.get(url).content.decode()
+    assert "Finish session 1 and the tournament</button>" in page
 
 
 def test_the_director_is_asked_naming_the_tables_and_nothing_changes(director_client, playing):
@@ -186,3 +219,23 @@ def test_the_standings_page_names_the_tables_still_playing(client, playing, dire
     assert "Session 1 still plays at table 1." in session_page
     playing.finish(end_games=True, by=director)
     assert "still plays" not in client.get(url).content.decode()
+
+
+def test_switching_language_on_a_page_answered_with_errors_goes_back_to_the_form(
+    director_client, playing
+):
+    # Issue 33.7: the switch went to the post's own address, a blank 405.
+    page = reverse("manage:session", args=[playing.tournament.slug, 1])
+    answer = director_client.post(
+        reverse("manage:session_entry", args=[playing.tournament.slug, 1]),
+        {"entry": "nonsense"},
+        headers={"Referer": f"http://testserver{page}"},
+    )
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    assert f'name="next" value="http://testserver{page}"' in html
+    switched = director_client.post(
+        reverse("set_language"), {"language": "nl", "next": f"http://testserver{page}"}
+    )
+    assert switched.status_code == 302
+    assert director_client.get(switched["Location"]).status_code == 200

@@ -528,3 +528,26 @@ def test_an_unknown_way_of_entering_rounds_is_refused(director_client, tournamen
     assert response.status_code == 400
     tournament.refresh_from_db()
     assert (tournament.entry, tournament.confirmation) == ("referees", "every")
+
+
+def test_a_form_error_is_announced_and_its_field_marked_invalid(director_client, tournament):
+    # Issue 33.7: a screen reader heard nothing of a refused form.
+    html = create(director_client, tournament, "").content.decode()
+    assert re.search(
+        r'<input type="text" name="new-username"[^>]*aria-invalid="true"[^>]*'
+        r'aria-describedby="[^"]*id_new-username_error',
+        html,
+    ), html
+    assert '<ul class="errorlist" id="id_new-username_error" role="alert">' in html
+
+
+def test_the_director_who_created_the_tournament_is_its_director_not_a_co_director(
+    director_client, director, tournament
+):
+    # Issue 33.8: "co-director · you · created the tournament".
+    create(director_client, tournament, "co-dir", role="director")
+    text = re.sub(r"<[^>]+>", " ", director_client.get(people_url(tournament)).content.decode())
+    text = " ".join(text.split())
+    assert "director · you · created the tournament" in text
+    assert "co-director · you" not in text
+    assert "co-director" in text  # the other one

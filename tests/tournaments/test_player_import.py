@@ -178,6 +178,21 @@ def test_a_name_repeated_without_member_numbers_is_a_duplicate():
     assert parsed.rows[2].error == "duplicate of row 2"
 
 
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("Hélène Declercq;1003;YC Gent", "Helene Declercq;;YC Gent"),
+        ("helene declercq;;YC Gent", "HÉLÈNE DECLERCQ;1003;YC Gent"),
+        ("Hélène Declercq;1003;YC Gent", "Helene  Declercq;1003;YC Gent"),
+    ],
+)
+def test_one_player_twice_in_a_file_accents_and_case_aside_is_a_duplicate(first, second):
+    # Issue 33.6: a club's cp1252 export had both spellings; both players were created.
+    data = csv_bytes("naam;lidnummer;club", first, second, encoding="cp1252")
+    parsed = parse_players_csv(data)
+    assert [r.error for r in parsed.rows] == ["", "duplicate of row 2"]
+
+
 def test_one_member_number_for_two_names_in_a_club_is_an_error():
     parsed = parse_players_csv(csv_bytes("name;club;lidnummer", "Ann;YC Gent;1", "Bart;YC Gent;1"))
     assert parsed.rows[1].error == "member number 1 is also on row 2 (Ann)"

@@ -3,6 +3,7 @@ duplicates without touching a game (`Player.merge_into`, /manage/players/merge/)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 
 import pytest
@@ -233,14 +234,49 @@ def admin_client(client):
     return client
 
 
-def test_the_merge_page_is_the_superusers(client, director, duplicate):
+WHO_CAN = (
+    "Only an administrator can merge players, or a director when both players were seen "
+    "only in tournaments they direct."
+)
+
+
+def test_the_merge_page_tells_anyone_else_who_can_merge(client, director, duplicate):
     url = reverse("manage:merge_players")
     assert client.get(url)["Location"].startswith(reverse("login"))
     ann = Player.objects.get(member_number="G-1")
     assert client.post(url, {"merge": duplicate.pk, "into": ann.pk}).status_code == 404
+    client.force_login(director)  # directs no tournament
+    refused = client.get(url)
+    assert refused.status_code == 403 and WHO_CAN in refused.content.decode()
+    assert client.post(url, {"merge": duplicate.pk, "into": ann.pk}).status_code == 403
+    assert Player.objects.filter(pk=duplicate.pk).exists()
+
+
+def test_a_director_merges_players_seen_only_in_the_tournaments_they_direct(client, director):
+    # Issue 33.6: a director got a 404 "nothing at this address".
+    mine = make_tournament(slug="mine", directors=[director])
+    ann, twin = Player.objects.create(name="Ann"), Player.objects.create(name="Ann ")
+    Registration.objects.create(tournament=mine, player=ann)
+    finished_tables(make_tournament(slug="also-mine", directors=[director]), 1, [[(twin, 20)]])
     client.force_login(director)
-    assert client.get(url).status_code == 404
-    assert client.post(url, {"merge": duplicate.pk, "into": ann.pk}).status_code == 404
+    url = reverse("manage:merge_players")
+    response = client.post(url, {"merge": twin.pk, "into": ann.pk}, follow=True)
+    assert re.search(r"Ann\s+is merged into Ann: every game follows.", response.content.decode())
+    assert not Player.objects.filter(pk=twin.pk).exists()
+
+
+def test_a_director_cannot_merge_a_player_of_another_directors_tournament(
+    client, director, duplicate
+):
+    make_tournament(slug="mine", directors=[director])
+    ann = Player.objects.get(member_number="G-1")
+    client.force_login(director)
+    response = client.post(
+        reverse("manage:merge_players"), {"merge": duplicate.pk, "into": ann.pk}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert re.search(r"Only an administrator can merge Ann Claes\s*, Ann Claes: seen in a", html)
     assert Player.objects.filter(pk=duplicate.pk).exists()
 
 

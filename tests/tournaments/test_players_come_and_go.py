@@ -461,8 +461,8 @@ def test_applying_the_suggestion_by_htmx_returns_the_seating_and_the_counts(
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="seating">')
     assert "the seating follows the players present" in html
-    assert 'id="session-size" hx-swap-oob="true"' in html and "7 players" in html
-    assert 'id="adjust" hx-swap-oob="true"' in html
+    assert 'id="session-size" data-hx-swap-oob="true"' in html and "7 players" in html
+    assert 'id="adjust" data-hx-swap-oob="true"' in html
     assert sorted(len(table) for table in names_of(no_shows)) == [3, 4]
 
 

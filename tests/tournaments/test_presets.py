@@ -372,7 +372,9 @@ def edit(client, tournament: Tournament, post: dict[str, str]):
 
 
 def field_error(html: str, name: str) -> str:
-    found = re.search(rf'<ul class="errorlist" id="id_{name}_error">(.*?)</ul>', html, re.S)
+    found = re.search(
+        rf'<ul class="errorlist" id="id_{name}_error" role="alert">(.*?)</ul>', html, re.S
+    )
     assert found, f"no error at {name}"
     return found.group(1)
 

@@ -132,7 +132,7 @@ def test_an_htmx_post_keeps_its_target_and_gets_the_message_above_the_page():
     assert response.status_code == 200
     assert response["HX-Reswap"] == "none"
     html = response.content.decode()
-    assert 'hx-swap-oob="afterend:#behind-notice"' in html
+    assert 'data-hx-swap-oob="afterend:#behind-notice"' in html
     assert "You cannot remove yourself: ask another director." in html
 
 

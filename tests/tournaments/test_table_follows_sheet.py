@@ -89,7 +89,7 @@ def test_dismissing_a_dispute_updates_the_queues_count(client, director, tournam
         HTTP_HX_REQUEST="true",
     )
     text = response.content.decode()
-    assert 'id="open-count" hx-swap-oob="true">0 open disputes</h2>' in text
+    assert 'id="open-count" data-hx-swap-oob="true">0 open disputes</h2>' in text
     assert Dispute.objects.get().status == Dispute.Status.DISMISSED
 
 

@@ -251,7 +251,7 @@ def test_languages_are_kept_apart(client, played):
 def test_the_live_part_alone_for_htmx(client, referee_client, played, built):
     theirs = live(client, played)
     assert theirs.lstrip().startswith('<div id="live"') and "<html" not in theirs
-    assert 'hx-swap-oob="true"' in theirs  # the clock, drawn for the swap
+    assert 'data-hx-swap-oob="true"' in theirs  # the clock, drawn for the swap
     mine = live(referee_client, played)
     assert 'id="round-form"' in mine and 'id="round-form"' not in theirs
     live(client, played)
@@ -327,7 +327,7 @@ def test_the_rows_link_to_their_correction_for_the_referee_only(played, referee,
     url = reverse("tables:correct", args=[played.pk, 2])
     mine = page(logged_in(referee), played)
     link = (
-        f'<a href="{url}" hx-get="{url}" hx-target="#correction-panel"'
+        f'<a href="{url}" data-hx-get="{url}" data-hx-target="#correction-panel"'
         ' title="Correct round 2" aria-label="Correct round 2">2&nbsp;✎</a>'
     )
     assert link in mine

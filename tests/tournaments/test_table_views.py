@@ -597,7 +597,7 @@ def test_a_round_saved_just_before_the_database_drops_is_reported_as_saved(
     )
     html = response.content.decode()
     assert response.status_code == 200
-    assert "Round 1 is saved." in html and 'hx-trigger="every 3s"' in html
+    assert "Round 1 is saved." in html and 'data-hx-trigger="every 3s"' in html
     assert Round.objects.count() == 1
 
 

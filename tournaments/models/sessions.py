@@ -475,8 +475,11 @@ class Session(models.Model):
                 session.assign_referees(referees)
             session.status = self.Status.RUNNING
             session.save(update_fields=["status", "changed_at"])
+            # A draft starts running; so does a tournament finished by its last planned
+            # session when the director plays one beyond the plan.
             model_named("Tournament").objects.filter(
-                pk=self.tournament_id, status=TournamentStatus.DRAFT
+                pk=self.tournament_id,
+                status__in=[TournamentStatus.DRAFT, TournamentStatus.FINISHED],
             ).update(status=TournamentStatus.RUNNING)
             session.ensure_codes()
             if start_clock and session.time_limit is not None:
@@ -738,6 +741,18 @@ class Session(models.Model):
         ):
             setattr(self, field, getattr(session, field))
 
+    def finishes_tournament(self) -> bool:
+        """Finishing this session finishes the tournament: it is the final, or the last
+        planned session (or one beyond the plan) of a tournament without a final, with no
+        other session left to play (two queries)."""
+        if self.stage == self.Stage.FINAL:
+            return True
+        tournament = model_named("Tournament").objects.get(pk=self.tournament_id)
+        if tournament.has_final or self.number < tournament.session_count:
+            return False
+        others = Session.objects.filter(tournament_id=self.tournament_id).exclude(pk=self.pk)
+        return not others.exclude(status=self.Status.FINISHED).exists()
+
     def finish(self, *, end_games: bool = False, by: Any = None) -> None:
         """Finish the running session. While tables still play it refuses (`GamesInPlay`,
         naming them) unless `end_games`: then, in the same transaction, their games end at
@@ -756,11 +771,13 @@ class Session(models.Model):
                     reason=gettext("Session %(number)s finished while the game was played.")
                     % {"number": session.number},
                 )
+            ends_tournament = session.finishes_tournament()
             session.status = self.Status.FINISHED
             session.save(update_fields=["status", "changed_at"])
-            if session.stage == self.Stage.FINAL:
-                # The final decides the tournament: finishing it finishes the tournament
-                # (a director never has to remember a second switch).
+            if ends_tournament:
+                # The final, or the last planned session of a tournament without one, decides
+                # the tournament: finishing it finishes the tournament (a director never has
+                # to remember a second switch).
                 model_named("Tournament").objects.filter(pk=session.tournament_id).update(
                     status=TournamentStatus.FINISHED
                 )

@@ -11,6 +11,8 @@ tournament, 403 for who may only follow it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from axes.models import AccessAttempt
 from axes.utils import reset as axes_reset
 from django.conf import settings
@@ -35,6 +37,14 @@ from tournaments.views.live import HtmxHttpRequest
 from tournaments.views.refusals import answers_refusals
 
 
+def _role_label(tournament: Tournament, user: Any, role: str) -> str:
+    """The role as the list says it: the director who created the tournament is its
+    director, not a co-director (issue 33.8)."""
+    if role == Tournament.Role.DIRECTOR and user.pk == tournament.created_by_id:
+        return gettext("director")
+    return str(Tournament.Role(role).label)
+
+
 def _render_people(
     request: HtmxHttpRequest,
     tournament: Tournament,
@@ -45,7 +55,7 @@ def _render_people(
 ) -> HttpResponse:
     own = tournament.own_accounts()
     people = [
-        (user, [Tournament.Role(role).label for role in roles], user.pk in own)
+        (user, [_role_label(tournament, user, role) for role in roles], user.pk in own)
         for user, roles in tournament.people()
     ]
     locked = _locked_out([user for user, _, _ in people])

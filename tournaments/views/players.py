@@ -2,18 +2,21 @@
 member number; an administrator merges two records of one person.
 
 The search answers a GET (htmx swaps the results under the field; without a script the form
-reloads the page); "Register" posts the player's id. Merging is a superuser's (404 for anyone
-else): pick the duplicate and the player to keep, read what follows, confirm.
+reloads the page); "Register" posts the player's id. Merging is an administrator's, and a
+director's for players seen only in the tournaments they direct (anyone else is told who
+can): pick the duplicate and the player to keep, read what follows, confirm.
 """
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -112,7 +115,7 @@ def register_player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         # Out of band: the list's children go at its end (a template keeps the <ul> whole).
         response.content += (
-            f'<template><ul hx-swap-oob="beforeend:#registration-list">{row}</ul></template>'
+            f'<template><ul data-hx-swap-oob="beforeend:#registration-list">{row}</ul></template>'
         ).encode()
     return trigger_client_event(response, REGISTRATIONS_CHANGED)
 
@@ -139,15 +142,64 @@ def _player_id(value: str) -> int | None:
     return int(value) if value.isdecimal() and value.isascii() and len(value) < 12 else None
 
 
+def _require_merger(request: HtmxHttpRequest) -> None:
+    """The merge page is an administrator's, and a director's for the players of their own
+    tournaments (`_not_theirs`); anyone else is told who can (403)."""
+    user: Any = request.user
+    if not user.is_authenticated:
+        raise Http404("No such page.")
+    if not (user.is_superuser or user.directed_tournaments.exists()):
+        raise PermissionDenied(
+            gettext(
+                "Only an administrator can merge players, or a director when both players "
+                "were seen only in tournaments they direct."
+            )
+        )
+
+
+def _not_theirs(user: Any, players: list[Player]) -> list[Player]:
+    """The players seen (registered or seated) in a tournament this director does not
+    direct: only an administrator merges those. One query a player."""
+    if user.is_superuser:
+        return []
+    others = Tournament.objects.exclude(directors=user)
+    return [
+        player
+        for player in players
+        if others.filter(
+            Q(registrations__player=player) | Q(sessions__tables__seats__player=player)
+        ).exists()
+    ]
+
+
+def _check_merger(request: HtmxHttpRequest, chosen: MergeForm) -> None:
+    """A director choosing a player of another's tournament: said on the form."""
+    if chosen.is_valid():
+        outside = _not_theirs(
+            request.user, [chosen.cleaned_data["merge"], chosen.cleaned_data["into"]]
+        )
+        if outside:
+            chosen.add_error(
+                None,
+                gettext(
+                    "Only an administrator can merge %(names)s: seen in a tournament you do "
+                    "not direct."
+                )
+                % {"names": ", ".join(player.name for player in outside)},
+            )
+
+
 @access.login_to_read
 @require_http_methods(["GET", "POST"])
 def merge_players(request: HtmxHttpRequest) -> HttpResponse:
     """Pick the duplicate (`merge`) and the player kept (`into`) from the search, see what
     follows, confirm (POST)."""
-    access.require_superuser(request)
+    _require_merger(request)
     data = request.POST if request.method == "POST" else request.GET
     merge_id, into_id = data.get("merge", ""), data.get("into", "")
     chosen = MergeForm(data) if merge_id and into_id else None
+    if chosen is not None:
+        _check_merger(request, chosen)
     status = 200
     if request.method == "POST":
         if chosen is not None and chosen.is_valid():
@@ -188,8 +240,14 @@ def merge_players(request: HtmxHttpRequest) -> HttpResponse:
             "into_id": into_id,
             "q": search.data.get("q", "") if search.is_bound else "",
             "pair": pair,
-            "suspects": Player.suspected_duplicates(),
-            "recent": PlayerMerge.objects.select_related("by", "into")[:20],
+            # The site's possible duplicates and merges are the administrators' to read.
+            "suspects": Player.suspected_duplicates() if request.user.is_superuser else [],
+            "recent": _recent_merges(request.user),
         },
         status=status,
     )
+
+
+def _recent_merges(user: Any) -> Any:
+    merges = PlayerMerge.objects.select_related("by", "into")
+    return (merges if user.is_superuser else merges.filter(by=user))[:20]

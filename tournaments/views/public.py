@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.functional import SimpleLazyObject
@@ -20,19 +21,25 @@ from tournaments.models.substitutions import played_rounds
 from tournaments.notes import standings_notes
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
-from tournaments.views.live import HtmxHttpRequest, poll_seconds, unchanged
+from tournaments.views.live import HtmxHttpRequest, page_version, poll_seconds, unchanged
 
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
+    """The running and recent public tournaments; it follows them starting and finishing
+    (its version: what it lists, read in one query)."""
     tournaments = Tournament.objects.listed()
-    return render(
+    running = list(tournaments.filter(status=Tournament.Status.RUNNING))
+    recent = list(tournaments.filter(status=Tournament.Status.FINISHED)[:10])
+    shown = [(t.pk, t.status, t.name, t.starts_on, t.venue, t.slug) for t in running + recent]
+    version = hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
+    if unchanged(request, version):
+        return HttpResponse(status=204)
+    return _render_live(
         request,
         "tournaments/home.html",
-        {
-            "running": tournaments.filter(status=Tournament.Status.RUNNING),
-            "recent": tournaments.filter(status=Tournament.Status.FINISHED)[:10],
-        },
+        "live",
+        {"running": running, "recent": recent, "version": version},
     )
 
 
@@ -61,7 +68,7 @@ def _render_live(
 @require_safe
 def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
-    version = tournament.live_version()
+    version = page_version(tournament)
     if unchanged(request, version):
         return HttpResponse(status=204)
 
@@ -90,7 +97,7 @@ def tournament_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
                 "sessions": sessions,
                 "live_sessions": [(session, tables[session.pk]) for session in shown],
                 "version": version,
-                # The facts of the finished games, below the live part (not in a poll's).
+                # The facts of the finished games (kept per version: computed once).
                 "facts": statistics.lazy_facts_part(request, tournament),
             },
         )
@@ -166,6 +173,9 @@ def _standings_table(
     """The standings' tables as kept for `parts` (caching.part): computed only when they are
     rendered, once per version, language and page (overall or a session's)."""
     rows = SimpleLazyObject(lambda: tournament.standings(session))
+    final = SimpleLazyObject(
+        lambda: None if session is not None else tournament.final_standings(rows)
+    )
     return caching.part(
         request,
         "tournaments/_standings_table.html",
@@ -174,9 +184,9 @@ def _standings_table(
             "tournament": tournament,
             "rows": rows,
             # With a final, the overall standings put its players first.
-            "final": SimpleLazyObject(
-                lambda: None if session is not None else tournament.final_standings(rows)
-            ),
+            "final": final,
+            # "Final standings" once the final is played, the standings so far before.
+            "final_heading": SimpleLazyObject(lambda: texts.final_heading(final or [])),
             # The tables still playing, named: their players are not in the standings yet.
             "still_playing": SimpleLazyObject(lambda: _still_playing(tournament, session)),
             # Penalty and bonus points, substitutes: the marks and their reasons.
@@ -194,25 +204,38 @@ def _live_parts(tournament: Tournament, version: str) -> tuple[object, ...]:
 @require_safe
 def player_search(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_tournament_for_viewer(request, slug)
+    # The list grows as players register (before the first draw too) and are seated.
+    registered = tournament.registrations.aggregate(count=Count("pk"), last=Max("pk"))
+    version = f"{page_version(tournament)}.{registered['count']}.{registered['last']}"
+    if unchanged(request, version):
+        return HttpResponse(status=204)
     query = request.GET.get("q", "").strip()
     players = Player.objects.filter(
         Q(registrations__tournament=tournament) | Q(seats__table__session__tournament=tournament)
     ).distinct()
     if query:
         players = players.filter(name__icontains=query)
-    template = "tournaments/players.html"
-    if request.htmx:
-        template += "#results"
-    return render(
+    return _render_live(
         request,
-        template,
-        {"tournament": tournament, "players": players.select_related("club")[:200], "q": query},
+        "tournaments/players.html",
+        "results",
+        {
+            "tournament": tournament,
+            "players": players.select_related("club")[:200],
+            "q": query,
+            "version": version,
+        },
     )
 
 
 @require_safe
 def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
+    """A player's games round by round, their place and notes; it follows the day like the
+    tournament's page (its version)."""
     tournament = get_tournament_for_viewer(request, slug)
+    version = page_version(tournament)
+    if unchanged(request, version):
+        return HttpResponse(status=204)
     # Their seats, and the seats they left to a substitute (the rounds they played there).
     played = Q(player_id=player_id)
     if tournament.has_substitutes:
@@ -245,10 +268,12 @@ def player_detail(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpRe
     for game, seat in zip(games, seats, strict=True):
         game["turns"] = turns.get(seat.pk, [])
     overall = {standing.player: standing for standing, _ in tournament.standings()}
-    return render(
+    return _render_live(
         request,
         "tournaments/player.html",
+        "live",
         {
+            "version": version,
             "tournament": tournament,
             "player": player,
             "games": games,

@@ -178,6 +178,11 @@ def _render_session(
         "clock_events": _clock_history(session),
         "playing_tables": playing,
         "playing_numbers": [line.number for line in playing],
+        # Before the finish: the sheets still to sign off, and whether it ends the tournament.
+        "unsigned_numbers": [table.number for table in tables if table.game.provisional],
+        "finishes_tournament": (
+            session.status == Session.Status.RUNNING and session.finishes_tournament()
+        ),
         "clock_message": clock_message,
         "end_question": end_question,
         "finish_question": finish_question,
@@ -528,11 +533,14 @@ def table_list(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 class PlayingTable:
     """A table whose game goes on, with its own clock: `time_up` once its own time (the
     session's and what was added for it) is up, or without a time limit; else `left`, its
-    minutes left (a started minute counts)."""
+    minutes left (a started minute counts) and `shown`, that time as the clock shows it
+    (the panel says "8:25 left" while the clock shows 8:25, not "9 minutes").
+    """
 
     number: int
     time_up: bool
     left: int
+    shown: str = ""
 
 
 def _playing_tables(session: Session) -> list[PlayingTable]:
@@ -545,7 +553,7 @@ def _playing_tables(session: Session) -> list[PlayingTable]:
         clock = session.clock(table, now)
         time_up = clock.phase is Phase.NONE or clock.over
         left = 0 if time_up else math.ceil((clock.remaining or 0) / 60)
-        lines.append(PlayingTable(table.number, time_up, left))
+        lines.append(PlayingTable(table.number, time_up, left, "" if time_up else clock.shown))
     return lines
 
 
@@ -560,10 +568,12 @@ def _clock_answer(
     """An htmx post gets the clock's section (the message in it); a plain one the session
     page: after a change, by a redirect (the message flashed), a refusal with status 400."""
     if request.htmx:
+        # Before the start, the start button's clock box follows the limit (out of band).
+        planned = session.status == Session.Status.PLANNED
         return _render_session(
             request,
             session,
-            partials=("clock",),
+            partials=("clock", "start_clock") if planned else ("clock",),
             clock_message=message,
             end_question=end_question,
         )
