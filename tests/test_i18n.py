@@ -786,3 +786,15 @@ def test_finishing_says_a_confirmation_follows(language, expected):
             1,
         )
     assert text % {"tables": 3} == expected
+
+
+def test_french_says_vous_everywhere_the_notifications_included():
+    """Issue 33.8: the notifications block said *tu* where the site says *vous*."""
+    catalogue = read(Path(settings.BASE_DIR) / "locale/fr/LC_MESSAGES/django.po")
+    familiar = [
+        entry.msgid
+        for entry in catalogue
+        for text in entry.msgstr.values()
+        if re.search(r"\b(?:tu|ton|ta|tes|toi)\b", text, flags=re.I)
+    ]
+    assert familiar == []
