@@ -25,8 +25,8 @@ from django.utils.translation import gettext
 
 from scoring.records import round_to_record
 from tournaments.access import Entrant, Viewer
-from tournaments.forms import DisputeForm, RoundForm
-from tournaments.models import Game, GameChange, RoundConflict, Seat, Table
+from tournaments.forms import DisputeForm, RoundForm, RoundPost
+from tournaments.models import AlreadyStored, Game, GameChange, Round, RoundConflict, Seat, Table
 from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
@@ -92,40 +92,88 @@ def address(table: Table, code: str | None) -> dict[str, Any]:
 
 
 def conflict_choice(
-    conflict: RoundConflict, entrant: Entrant, request: HttpRequest, *, device: bool = False
+    conflict: RoundConflict,
+    entrant: Entrant,
+    request: HttpRequest,
+    *,
+    device: bool = False,
+    since: RoundPost | None = None,
 ) -> dict[str, Any]:
-    """The stored round and the entrant's own, side by side, with what it takes to replace.
+    """The stored round and the entrant's own, side by side, with what it takes to replace,
+    and the rounds stored since the sheet the entrant typed on (`since`: the post, with the
+    version it was typed on), which the phone's waiting rounds are compared with.
 
     `device`: the phone's outbox asks (tables:sync), which may also record its round after
     the stored ones."""
-    existing, game, user = conflict.existing, entrant.table.game, entrant.user
+    existing, game = conflict.existing, entrant.table.game
+    game.refresh_from_db(fields=["version", "round_count"])
     stored, mine = (
         round_to_record(entries, game.ruleset) for entries in (conflict.entries, conflict.attempt)
     )
-    if user is not None and existing.entered_by_id == user.pk:
-        who = gettext("another phone of yours")
-    elif user is not None and existing.entered_by:
-        # Who records by account runs the table: they see account names.
-        who = existing.entered_by.get_username()
-    else:
-        who = gettext("another device")
+    rounds_since = []
+    if since is not None and since.known is not None:
+        rounds_since = [
+            (each.number, round_to_record(entries, game.ruleset))
+            for each, entries in game.rounds_stored_since(since.known, since.mine)
+        ]
     return {
         "kind": "record",
         "number": existing.number,
         "stored": describe_entries(stored),
         "mine": describe_entries(mine),
-        "who": who,
-        # Replacing the stored round is a correction with the entrant's entries.
-        "fields": [
-            (name, value)
-            for name, values in request.POST.lists()
-            if name not in ("csrfmiddlewaretoken", "number", "client_id", "reason", "version")
-            for value in values
-        ],
+        "who": _who(existing, entrant),
+        "fields": _fields(request, "another"),
         "version": game.version,
         "device": device,
         "next": game.round_count + 1,
+        # Beside the waiting rounds: what the sheet took since this phone last had it.
+        "since": [(number, describe_entries(record)) for number, record in rounds_since],
+        "since_records": [{"number": number, "record": record} for number, record in rounds_since],
     }
+
+
+def already_choice(
+    already: AlreadyStored, entrant: Entrant, request: HttpRequest, *, device: bool = False
+) -> dict[str, Any]:
+    """A round equal to one stored since the sheet it was typed on: that round, shown beside
+    the entrant's, with the way to record it all the same ("this is another round")."""
+    game = entrant.table.game
+    game.refresh_from_db(fields=["version", "round_count"])
+    mine = round_to_record(already.entries, game.ruleset)
+    return {
+        "kind": "already",
+        "number": already.number,
+        "typed": request.POST.get("number", ""),
+        "stored": describe_entries(mine),
+        "mine": describe_entries(mine),
+        "who": _who(already.existing, entrant),
+        "fields": _fields(request, "another", "known", "mine"),
+        "device": device,
+        "next": game.round_count + 1,
+        "version": game.version,
+    }
+
+
+def _who(existing: Round, entrant: Entrant) -> str:
+    """Who stored a round, as the entrant may read it."""
+    user = entrant.user
+    if user is not None and existing.entered_by_id == user.pk:
+        return gettext("another phone of yours")
+    if user is not None and existing.entered_by:
+        # Who records by account runs the table: they see account names.
+        return existing.entered_by.get_username()
+    return gettext("another device")
+
+
+def _fields(request: HttpRequest, *dropped: str) -> list[tuple[str, str]]:
+    """The entrant's entries as posted, to post again (a replacement, another round)."""
+    skipped = {"csrfmiddlewaretoken", "number", "client_id", "reason", "version", *dropped}
+    return [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in skipped
+        for value in values
+    ]
 
 
 def page_values(

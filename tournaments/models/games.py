@@ -9,7 +9,7 @@ transaction, under a row lock on the game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 from uuid import UUID
@@ -62,6 +62,24 @@ def same_entries(a: rules.Round, b: rules.Round) -> bool:
         and (a.yaniv, a.empty_hand) == (b.yaniv, b.empty_hand)
         and set(a.along) == set(b.along)
     )
+
+
+class AlreadyStored(Exception):
+    """The round's entries equal those of a round stored since the sheet the phone typed it
+    on, by another change than the phone's own: the same round, typed on two phones (docs/
+    game-record.md, "One round, two phones"). Never stored again unless the referee says
+    it is another round."""
+
+    def __init__(self, existing: Round, entries: rules.Round) -> None:
+        self.existing, self.number, self.entries = existing, existing.number, entries
+        super().__init__(
+            gettext("already stored as round %(number)s (from another phone)")
+            % {"number": existing.number}
+        )
+
+
+# The changes that put entries into a round: a round "stored since" a version is one of theirs.
+_ENTERING = ("record", "correct", "resolve")
 
 
 def _user(by: Any) -> Any:
@@ -613,6 +631,43 @@ class Game(SeatChanges, models.Model):
         """A change a device sends again (a replayed outbox) is applied once."""
         if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
             raise AlreadyApplied(self.version)
+
+    def rounds_stored_since(
+        self, known: int, mine: Collection[UUID] = ()
+    ) -> list[tuple[Round, rules.Round]]:
+        """The rounds recorded or corrected after version `known` by other changes than
+        `mine` (the phone's own, stored since), with their entries as stored now. No query
+        when every change since is the phone's own (a phone in step)."""
+        if self.version <= known + len(mine):
+            return []
+        numbers = set(
+            self.changes.filter(version__gt=known, action__in=_ENTERING)
+            .exclude(client_id__in=list(mine))
+            .values_list("round_number", flat=True)
+        )
+        if not numbers:
+            return []
+        rows = self.rows()
+        return [(each, rows.entries(each)) for each in rows.rounds if each.number in numbers]
+
+    def check_not_stored_since(
+        self,
+        entries: rules.Round,
+        number: int,
+        *,
+        known: int,
+        mine: Collection[UUID] = (),
+        client_id: UUID | None = None,
+    ) -> None:
+        """`AlreadyStored` if a round stored since version `known` (not by `mine`) has these
+        entries under another number: the same round, typed on two phones. Under the same
+        number it is answered as that round (`_append`); a change sent again (its client id
+        stored) is answered as applied."""
+        for existing, stored in self.rounds_stored_since(known, mine):
+            if existing.number != number and same_entries(stored, entries):
+                if client_id is not None and self.changes.filter(client_id=client_id).exists():
+                    return
+                raise AlreadyStored(existing, entries)
 
     def _over(self, number: int) -> GameError:
         return GameError("game_over", "rounds", round_number=number)

@@ -37,6 +37,7 @@ from tournaments.forms import (
 )
 from tournaments.models import (
     AlreadyApplied,
+    AlreadyStored,
     Dispute,
     Game,
     GameChange,
@@ -252,7 +253,14 @@ def record_round(
         entrant.table.game.record_parsed(posted, by=entrant.by)
     except RoundConflict as conflict:
         # Never stored as another round: the referee chooses between the two versions.
-        choice = table_page.conflict_choice(conflict, entrant, request)
+        choice = table_page.conflict_choice(conflict, entrant, request, since=posted)
+        status = 200 if request.htmx else 409
+        return table_page.answer(
+            request, entrant.table, entrant.viewer(), conflict=choice, status=status
+        )
+    except AlreadyStored as already:
+        # Typed on another phone too: stored once, unless the referee says it is another.
+        choice = table_page.already_choice(already, entrant, request)
         status = 200 if request.htmx else 409
         return table_page.answer(
             request, entrant.table, entrant.viewer(), conflict=choice, status=status
@@ -580,26 +588,37 @@ def sync(
             )
         else:
             before = game.version
+            posted = RoundPost(request.POST, base=base)
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    RoundPost(request.POST, base=base),
+                    posted,
                     by=entrant.by,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
                 )
             except FormRefused as refused:
                 return _refused(_errors(refused.form))
             except RoundConflict as conflict:
-                context = {
-                    "table": table,
-                    "conflict": table_page.conflict_choice(
-                        conflict, entrant, request, device=True
-                    ),
-                    **table_page.address(table, code),
-                }
-                html = render_to_string("tournaments/table.html#conflict", context, request)
+                choice = table_page.conflict_choice(
+                    conflict, entrant, request, device=True, since=posted
+                )
                 game.refresh_from_db(fields=["version"])
-                return answer("conflict", 409, html=html)
+                return answer(
+                    "conflict",
+                    409,
+                    html=_conflict_html(request, table, code, choice),
+                    since=choice["since_records"],
+                )
+            except AlreadyStored as already:
+                # Nothing stored: the phone drops its copy and shows why (it may still say
+                # "this is another round", and send it again with `another`).
+                choice = table_page.already_choice(already, entrant, request, device=True)
+                game.refresh_from_db(fields=["version"])
+                return answer(
+                    "already",
+                    html=_conflict_html(request, table, code, choice),
+                    number=already.number,
+                )
             if game.version == before:
                 # The same round was stored already (another device typed it too).
                 return answer("same")
@@ -612,6 +631,14 @@ def sync(
     except GameError as error:
         return _refused(sentence(error))
     return answer("stored")
+
+
+def _conflict_html(
+    request: HtmxHttpRequest, table: Table, code: str | None, choice: dict[str, Any]
+) -> str:
+    """The panel the phone shows for a round the server would not store as it is."""
+    context = {"table": table, "conflict": choice, **table_page.address(table, code)}
+    return render_to_string("tournaments/table.html#conflict", context, request)
 
 
 def _int_or_none(text: str) -> int | None:
