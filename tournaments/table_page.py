@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
+from uuid import UUID
 
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
@@ -110,12 +111,14 @@ def conflict_choice(
     stored, mine = (
         round_to_record(entries, game.ruleset) for entries in (conflict.entries, conflict.attempt)
     )
-    rounds_since = []
-    if since is not None and since.known is not None:
-        rounds_since = [
-            (each.number, round_to_record(entries, game.ruleset))
-            for each, entries in game.rounds_stored_since(since.known, since.mine)
+    rounds_since = (
+        []
+        if since is None
+        else [
+            (each["number"], each["record"])
+            for each in stored_since(game, since.known, since.mine)
         ]
+    )
     return {
         "kind": "record",
         "number": existing.number,
@@ -130,6 +133,17 @@ def conflict_choice(
         "since": [(number, describe_entries(record)) for number, record in rounds_since],
         "since_records": [{"number": number, "record": record} for number, record in rounds_since],
     }
+
+
+def stored_since(game: Game, known: int | None, mine: Sequence[UUID]) -> list[dict[str, Any]]:
+    """The rounds other changes than the phone's own (`mine`) stored since version `known`,
+    as the phone compares them with its waiting rounds: number and entries."""
+    if known is None:
+        return []
+    return [
+        {"number": each.number, "record": round_to_record(entries, game.ruleset)}
+        for each, entries in game.rounds_stored_since(known, mine)
+    ]
 
 
 def already_choice(

@@ -251,6 +251,11 @@ def script_texts(ruleset: str) -> dict[str, Any]:
         "along_note": gettext("(along)"),
         "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
         "moved": gettext("Your round %(from)s is now round %(to)s."),
+        "already": gettext(
+            "Your round %(from)s was already stored as round %(number)s (from another phone): "
+            "not stored again."
+        ),
+        "already_there": gettext("(already stored as round %(number)s)"),
         "undo_round": gettext("Undo round %(number)s"),
         "waiting_behind": gettext(
             "Waiting behind it, sent after your choice (%(count)s): %(changes)s."

@@ -16,10 +16,14 @@
 
   var live = document.getElementById("live");
   var textsNode = document.getElementById("device-texts");
-  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine || !window.idbKeyval) {
+  // table-early.js holds a Record tap until this script holds the form (or never will).
+  var handOver = window.yanivTableReady || function () {};
+  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine ||
+      !window.idbKeyval || !window.indexedDB) {
+    handOver("none");
     return;
   }
-  if (!window.indexedDB) return;
+  window.yanivTable = "loading";
 
   var engine = window.YanivEngine;
   var idb = window.idbKeyval;
@@ -32,6 +36,8 @@
   var rendered = null; // the game as the server drew this page's sheet (#game-state)
   var server = null; // the game as stored now: the drawn one and what this device stored since
   var outbox = []; // the changes not stored yet, oldest first
+  var mine = []; // this device's changes stored lately: {id, version} (the server leaves them out)
+  var already = []; // rounds the server had already, from another phone: shown until answered
   var flushing = false;
   var offline = false;
   var closed = null; // the server no longer takes changes from this device: why
@@ -102,6 +108,8 @@
       return saved;
     }, store).then(load).then(function (saved) {
       outbox = saved.outbox;
+      mine = saved.mine || [];
+      already = saved.already || [];
       return saved;
     });
   }
@@ -564,6 +572,9 @@
     // one for every change of this device that will be stored before it.
     op.id = uuid();
     op.version = server.version + outbox.length;
+    // The stored sheet it was typed on, whatever later choices renumber: the server compares
+    // a round with the rounds other phones stored since (docs/game-record.md).
+    op.known = server.version;
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
@@ -598,6 +609,10 @@
     // The version of the sheet it was typed on: for a round, the server tells "I have this
     // round already" from "another device took this number" by it.
     body.set("version", op.version);
+    var typedOn = op.known === undefined ? op.version : op.known;
+    body.set("known", typedOn);
+    mine.forEach(function (own) { if (own.version > typedOn) body.append("mine", own.id); });
+    if (op.another) body.set("another", "1");
     return body;
   }
 
@@ -696,6 +711,9 @@
         if (status === "same") {
           // Already there: it changed nothing, so the later changes saw one version less.
           saved.outbox.forEach(function (other) { other.version -= 1; });
+        } else {
+          // This device's own: never compared with its later rounds (the last few will do).
+          saved.mine = (saved.mine || []).concat([{ id: op.id, version: answer.version }]).slice(-30);
         }
         keepKnown(saved, known);
       }).then(function () {
@@ -710,9 +728,24 @@
       close(answer.message);
       return Promise.resolve(false);
     }
+    if (status === "already") {
+      // Stored by another phone since this one had the sheet: out of the outbox, never sent
+      // again, and shown with the way to say "this is another round".
+      return change(function (saved) {
+        saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
+        saved.outbox.forEach(function (other) { other.version -= 1; });
+        saved.already = (saved.already || []).concat([{ id: op.id, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
+        if (answer.state) keepKnown(saved, answer.state);
+      }).then(function () {
+        if (answer.state && answer.state.version >= server.version) server = answer.state;
+        announce(t(texts.already, { from: op.number, number: answer.number }));
+        renderAlready();
+        return true;
+      });
+    }
     return change(function (saved) {
       saved.outbox.forEach(function (other) {
-        if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version };
+        if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version, since: answer.since || [] };
       });
       // The stored game the conflict is about, as the server has it now.
       if (answer.state) keepKnown(saved, answer.state);
@@ -775,6 +808,7 @@
   function renderStatus() {
     var status = document.getElementById("save-status");
     renderProblem();
+    renderAlready();
     if (!status) return;
     var state = status.querySelector(".state");
     var syncNow = status.querySelector(".sync-now");
@@ -834,7 +868,11 @@
         var note = document.createElement("p");
         note.className = "waiting-behind";
         note.textContent = t(texts.waiting_behind, {
-          count: behind.length, changes: behind.map(describeLine).join("; "),
+          count: behind.length,
+          changes: behind.map(function (other) {
+            var twin = storedTwin(other, op.problem.since);
+            return describeLine(other) + (twin ? " " + t(texts.already_there, { number: twin.number }) : "");
+          }).join("; "),
         });
         var section = slot.querySelector("section") || slot;
         section.insertBefore(note, section.querySelector(".choices"));
@@ -853,6 +891,51 @@
     }
   }
 
+  // The round stored since this phone's version with the same entries as a waiting round
+  // (same hands, same caller or emptied hand, same players along), if any.
+  function storedTwin(op, since) {
+    if (op.action !== "record" || op.another || !since) return null;
+    var entries = entriesOf(op.fields);
+    return since.filter(function (stored) { return sameRecord(stored.record, entries); })[0] || null;
+  }
+
+  // The rounds the server had already from another phone: each shown with the stored one
+  // until the referee says "it is that round" or "this is another round" (sent again then).
+  function renderAlready() {
+    var slot = document.getElementById("device-already");
+    if (!slot) {
+      slot = document.createElement("div");
+      slot.id = "device-already";
+      var problem = document.getElementById("device-problem");
+      if (problem) problem.after(slot);
+      else live.insertBefore(slot, live.firstChild);
+    }
+    var shown = already.map(function (entry) { return entry.id; }).join(",");
+    if (slot.dataset.shown === shown) return;
+    slot.dataset.shown = shown;
+    slot.innerHTML = "";
+    already.forEach(function (entry) {
+      var holder = document.createElement("div");
+      holder.dataset.already = entry.id;
+      holder.innerHTML = entry.html;
+      holder.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+      slot.appendChild(holder);
+    });
+  }
+
+  function answerAlready(id, another) {
+    var entry = already.filter(function (other) { return other.id === id; })[0];
+    var kept = change(function (saved) {
+      saved.already = (saved.already || []).filter(function (other) { return other.id !== id; });
+    });
+    return kept.then(function () {
+      renderAlready();
+      if (!entry || !another) return null;
+      // The referee's word: another round, with the same entries, after everything else.
+      return queue({ action: "record", number: deviceRounds().length + 1, fields: entry.fields, another: true });
+    });
+  }
+
   // The referee's choice on a change the server would not take as it is. The changes queued
   // behind it waited; they follow the stored sheet now, renumbered where the stored rounds
   // moved them, and the status says which moved. Nothing goes without being shown.
@@ -861,9 +944,17 @@
     if (!op) return;
     var moved = [];
     var dropped = null;
+    var twins = [];
+    var since = op.problem.since || [];
     return change(function (saved) {
       saved.outbox = saved.outbox.filter(function (other) {
-        if (other.id !== op.id) return true;
+        if (other.id !== op.id) {
+          // A waiting round another phone stored since: that round, never sent under a new
+          // number (the server would refuse it all the same).
+          var twin = storedTwin(other, since);
+          if (twin) twins.push({ from: other.number, number: twin.number });
+          return !twin;
+        }
         if (choice === "keep" || choice === "discard") {
           dropped = other;
           return false;
@@ -875,6 +966,7 @@
         } else if (choice === "after") {
           // Mine is another round: recorded after the stored ones, under a new id.
           other.id = uuid();
+          other.another = true;
         }
         delete other.problem;
         return true;
@@ -890,6 +982,7 @@
       if (dropped && dropped.action === "record") {
         words.push(t(texts.discarded, { number: dropped.number, entries: describe(dropped) }));
       }
+      twins.forEach(function (twin) { words.push(t(texts.already, twin)); });
       moved.forEach(function (move) { words.push(t(texts.moved, move)); });
       showMoved(words.join(" "));
       renderPending();
@@ -1174,6 +1267,10 @@
       if (!reason) return;
       form.reset();
       undo(reason);
+    } else if (form.closest && form.closest("#device-already") && form.dataset.choice === "another") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      answerAlready(form.closest("[data-already]").dataset.already, true);
     } else if (form.closest && form.closest("#device-problem") && form.dataset.choice === "replace") {
       event.preventDefault();
       event.stopImmediatePropagation();
@@ -1188,6 +1285,9 @@
       event.preventDefault();
       offline = false;
       flush();
+    } else if (target.closest("#device-already") && target.dataset.choice === "same") {
+      event.preventDefault();
+      answerAlready(target.closest("[data-already]").dataset.already, false);
     } else if (target.closest("#device-problem") && target.dataset.choice && target.dataset.choice !== "replace") {
       event.preventDefault();
       resolve(target.dataset.choice);
@@ -1290,6 +1390,8 @@
   readServer();
   load().then(function (saved) {
     outbox = saved.outbox;
+    mine = saved.mine || [];
+    already = saved.already || [];
     var sheet = document.getElementById("sheet");
     if (saved.sheet && server && saved.sheet.version > server.version && sheet) {
       sheet.outerHTML = saved.sheet.html;
@@ -1299,11 +1401,17 @@
     if (saved.known && (!server || saved.known.version > server.version)) server = copyOf(saved.known);
     if (live.dataset.closed) {
       close(live.dataset.closed);
+      handOver("ready");
       return;
     }
     remember();
     renderPending();
+    renderAlready();
+    handOver("ready");
     if (outbox.length) flush();
+  }).catch(function () {
+    // IndexedDB refused (a private window, say): the page posts as before.
+    handOver("none");
   });
 
   // For the tests: the device's outbox, as it is stored.

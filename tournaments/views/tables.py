@@ -627,7 +627,11 @@ def sync(
         return answer("replayed")
     except SheetChanged:
         game.refresh_from_db(fields=["version"])
-        return answer("stale", 409, message=sentence(SheetChanged()))
+        # The rounds other phones stored since: the phone's waiting rounds among them are
+        # those rounds, never sent again under new numbers.
+        typed_on = RoundPost(request.POST, base=base)
+        since = table_page.stored_since(game, typed_on.known, typed_on.mine)
+        return answer("stale", 409, message=sentence(SheetChanged()), since=since)
     except GameError as error:
         return _refused(sentence(error))
     return answer("stored")
