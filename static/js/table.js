@@ -556,7 +556,7 @@
       var over = server.players.filter(function (p) { return scored.totals[p] > ruleset.endAbove; });
       var ends;
       if (ruleset.eliminates) ends = texts.ends_game;
-      else if (!over.length) ends = t(plural(texts.dealt_out, ruleset.dealsPerPlayer), { deals: ruleset.dealsPerPlayer });
+      else if (!over.length) ends = t(plural(texts.dealt_out, ruleset.dealsPerPlayer), { counter: ruleset.dealsPerPlayer });
       else if (ruleset.endAbove === 150) ends = t(plural(texts.over_150, over.length), { over: over.join(", ") });
       else ends = t(plural(texts.over_limit, over.length), { over: over.join(", "), limit: ruleset.endAbove });
       html += '<p class="warn">' + escapeHtml(ends) + " " +
