@@ -271,6 +271,15 @@ def script_texts(ruleset: str) -> dict[str, Any]:
             "not stored again."
         ),
         "already_there": gettext("(already stored as round %(number)s)"),
+        "first": gettext("Mine came first: my rounds, then the rounds stored meanwhile"),
+        "first_hint": gettext(
+            "None of your waiting rounds is among the rounds stored since: if yours were "
+            "played first, the other phone numbered its rounds too early."
+        ),
+        "first_reason": gettext(
+            "played before the rounds stored meanwhile by another phone, which follow it"
+        ),
+        "stored_moved": gettext("The stored round %(from)s is now round %(to)s."),
         "undo_round": gettext("Undo round %(number)s"),
         "waiting_behind": gettext(
             "Waiting behind it, sent after your choice (%(count)s): %(changes)s."

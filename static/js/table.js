@@ -877,6 +877,7 @@
         var section = slot.querySelector("section") || slot;
         section.insertBefore(note, section.querySelector(".choices"));
       }
+      if (cameFirst(op)) offerFirst(slot);
     } else {
       var message = op.problem.status === "stale" ? t(texts.stale, { number: op.number || "" }) : t(texts.refused, { reason: op.problem.message });
       slot.innerHTML = '<section class="conflict" role="alert"><p>' + escapeHtml(message) + '</p><div class="choices">' +
@@ -936,6 +937,75 @@
     });
   }
 
+  // Case 2 of two phones: the other phone, behind, numbered its rounds among this phone's
+  // waiting ones. None of those is among the rounds stored since, every stored round from the
+  // conflict on was stored since, and only rounds wait: "mine came first" is then the choice
+  // that keeps every round, in the order played, and is offered first.
+  function cameFirst(op) {
+    var since = op.problem.since || [];
+    if (!since.length || op.action !== "record") return false;
+    var waiting = outbox.slice(outbox.indexOf(op));
+    if (waiting.some(function (other) { return other.action !== "record" || storedTwin(other, since); })) return false;
+    var numbers = since.map(function (stored) { return stored.number; });
+    for (var number = op.number; number <= server.rounds.length; number += 1) {
+      if (numbers.indexOf(number) < 0) return false;
+    }
+    return op.number <= server.rounds.length;
+  }
+
+  function offerFirst(slot) {
+    var choices = slot.querySelector(".choices");
+    if (!choices) return;
+    var hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = texts.first_hint;
+    choices.before(hint);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.choice = "first";
+    button.textContent = texts.first;
+    choices.insertBefore(button, choices.firstChild);
+    choices.querySelectorAll(".primary").forEach(function (other) {
+      if (other !== button) other.classList.remove("primary");
+    });
+  }
+
+  // A round's entries → a change's form fields (the inverse of `entriesOf`).
+  function fieldsOfRecord(record) {
+    var positions = {};
+    server.players.forEach(function (player, index) { positions[player] = String(server.positions[index]); });
+    var fields = { along: (record.along || []).map(function (player) { return positions[player]; }) };
+    Object.keys(record.hands).forEach(function (player) { fields["hand_" + positions[player]] = String(record.hands[player]); });
+    fields.ending = record.yaniv ? "yaniv:" + positions[record.yaniv] : "empty:" + positions[record.empty_hand];
+    return fields;
+  }
+
+  // "Mine came first": this phone's waiting rounds take the numbers from the conflict on, and
+  // the rounds stored meanwhile follow them, in their order: corrections where a number is
+  // stored, records after. Returns what moved, in words.
+  function putMineFirst(saved, op) {
+    var at = saved.outbox.map(function (other) { return other.id; }).indexOf(op.id);
+    var waiting = saved.outbox.slice(at);
+    var theirs = server.rounds.slice(op.number - 1);
+    var wanted = waiting.map(function (other) { return other.fields; }).concat(theirs.map(fieldsOfRecord));
+    var ops = [];
+    var words = [];
+    wanted.forEach(function (fields, index) {
+      var number = op.number + index;
+      var stored = server.rounds[number - 1];
+      if (index >= waiting.length) {
+        words.push(t(texts.stored_moved, { from: op.number + index - waiting.length, to: number }));
+      }
+      if (stored && sameRecord(stored, entriesOf(fields))) return;
+      var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(), known: server.version, another: true };
+      if (stored) change.reason = texts.first_reason;
+      ops.push(change);
+    });
+    saved.outbox = saved.outbox.slice(0, at).concat(ops);
+    return words;
+  }
+
   // The referee's choice on a change the server would not take as it is. The changes queued
   // behind it waited; they follow the stored sheet now, renumbered where the stored rounds
   // moved them, and the status says which moved. Nothing goes without being shown.
@@ -946,7 +1016,13 @@
     var dropped = null;
     var twins = [];
     var since = op.problem.since || [];
+    var first = [];
     return change(function (saved) {
+      if (choice === "first") {
+        first = putMineFirst(saved, op);
+        moved = renumber(saved.outbox);
+        return;
+      }
       saved.outbox = saved.outbox.filter(function (other) {
         if (other.id !== op.id) {
           // A waiting round another phone stored since: that round, never sent under a new
@@ -983,6 +1059,7 @@
         words.push(t(texts.discarded, { number: dropped.number, entries: describe(dropped) }));
       }
       twins.forEach(function (twin) { words.push(t(texts.already, twin)); });
+      words = words.concat(first);
       moved.forEach(function (move) { words.push(t(texts.moved, move)); });
       showMoved(words.join(" "));
       renderPending();

@@ -176,3 +176,29 @@ def test_a_round_tapped_before_the_script_is_ready_goes_into_the_outbox_offline(
     wait_until_sent(page)
     assert stored_rounds(table) == [ROUNDS[0]]
     context.close()
+
+
+def test_a_phone_behind_by_two_rounds_offers_mine_first_and_keeps_every_round_in_order(
+    live_server, page: Page, context: BrowserContext, table, referee
+):
+    """Case 2: the first phone offline holds rounds 1 and 2; the second phone, which knows
+    only the stored sheet, records what is really round 3 as "round 1". Back online, "Mine
+    came first" is offered first: rounds 1 and 2 are the first phone's, round 3 the other's."""
+    log_in(page, live_server.url, referee)
+    open_for_offline(page, live_server.url + reverse("tables:detail", args=[table.pk]))
+    context.set_offline(True)
+    record_offline(page, 1, ROUNDS[0])
+    record_offline(page, 2, ROUNDS[1])
+    record(table.game, referee, ROUNDS[2])
+
+    back_online(page, context)
+    panel = page.locator("#device-problem .conflict")
+    expect(panel).to_contain_text("Round 1 was recorded twice, differently", timeout=15_000)
+    first = panel.locator(".choices button, .choices a").first
+    expect(first).to_have_text("Mine came first: my rounds, then the rounds stored meanwhile")
+    first.click()
+    wait_until_sent(page)
+    assert stored_rounds(table) == ROUNDS
+    expect(page.locator("#device-moved")).to_contain_text("The stored round 1 is now round 3.")
+    totals = engine_totals(ROUNDS)
+    expect(page.locator(".seat-total")).to_have_text([str(totals[p]) for p in PLAYERS])
