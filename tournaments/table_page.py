@@ -238,6 +238,12 @@ def page_values(
         form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
     # A refused form stays on screen with its entries, even after the end.
     values["form"] = form if form is not None and (form.is_bound or not game.finished) else None
+    # A game the clock ended: a director may add the rounds a phone still held.
+    values["late_form"] = (
+        RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="late_%s")
+        if is_director and game.ended_at_time_limit and not game.signed_off_at
+        else None
+    )
     return values
 
 

@@ -202,9 +202,13 @@ class Game(SeatChanges, models.Model):
         *,
         by: Any,
         typed_ago: timedelta | None = None,
+        late_reason: str = "",
     ) -> Round:
         """Record the next round from what `parse` reads off the seats (a form): its entries,
         its number and the device's id for it.
+
+        `late_reason`: a director adds a round a phone still held when the game ended at the
+        time limit (its session finished, say), with the reason in the audit log.
 
         The game and its seats are read and locked in one query, and `parse` gets them: the
         entry form is checked against the seats the round is stored on. Whatever `parse`
@@ -230,6 +234,7 @@ class Game(SeatChanges, models.Model):
                     client_id=client_id,
                     seats=seats,
                     entered_at=entered_at,
+                    late_reason=late_reason,
                 )
         except IntegrityError:
             # A phone replaying a change while another request stores it: the database's
@@ -251,6 +256,7 @@ class Game(SeatChanges, models.Model):
         client_id: UUID | None,
         seats: list[Seat],
         entered_at: datetime | None = None,
+        late_reason: str = "",
     ) -> Round:
         if number < 1:
             raise GameError("rounds_from_one", "rounds", round_number=number)
@@ -265,7 +271,10 @@ class Game(SeatChanges, models.Model):
             raise RoundConflict(existing, rows.entries(existing), entries)
         if number != self.round_count + 1:
             raise GameError("rounds_in_order", "rounds", round_number=number)
-        if self.ended_at_time_limit:
+        if self.ended_at_time_limit and not late_reason:
+            raise self._over(number)
+        if late_reason and (not self.ended_at_time_limit or self.signed_off_at is not None):
+            # Only a game the clock ended takes a late round, and only until it is signed off.
             raise self._over(number)
         labels = seat_labels(seats)
         players = tuple(labels[seat.pk] for seat in seats)
@@ -318,14 +327,19 @@ class Game(SeatChanges, models.Model):
         self.round_count = number
         if scored.ends_game:
             self.finished, self.finished_at = True, timezone.now()
+            # A late round that ends the game by the rules ends it so, not by the clock.
+            self.ended_at_time_limit = False
+        elif late_reason:
+            # Added after the time limit: the game stays ended there, its totals final.
+            pass
         elif self._ends_at_the_time_limit(stored):
             # As `end_at_time_limit`: the totals are final, ranked as just computed.
             self.finished, self.finished_at = True, timezone.now()
             self.ended_at_time_limit = True
         self.version += 1
         self.save(update_fields=_GAME_STATE)
-        self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
-        if self.ended_at_time_limit:
+        self._log(GameChange.Action.RECORD, by, number, None, entries, late_reason, client_id)
+        if self.ended_at_time_limit and not late_reason:
             rule = self.table.session.tournament.at_time_limit
             self._log(GameChange.Action.END, by, None, None, None, clock.end_reason(rule))
         self._count_without_confirmation()

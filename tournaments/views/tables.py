@@ -388,6 +388,35 @@ def end_game(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+@require_POST
+def add_late_round(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """A round a phone still held when its game ended at the time limit (the session
+    finished, say): a director adds it from the phone's text, with a reason in the audit
+    log. Its totals count; the game stays ended at the time limit."""
+    table = access.get_table_for_director(request, table_id)
+    reasoned = ReasonForm(request.POST)
+    posted = RoundPost(request.POST, auto_id="late_%s")
+    message = ""
+    if not reasoned.is_valid():
+        message = _errors(reasoned)
+    else:
+        try:
+            table.game.record_parsed(
+                posted, by=request.user, late_reason=reasoned.cleaned_data["reason"]
+            )
+        except FormRefused as refused:
+            message = _errors(refused.form)
+        except (GameError, RoundConflict, AlreadyStored) as error:
+            message = sentence(error)
+        else:
+            if not request.htmx:
+                return redirect(table)
+            number = table.game.round_count
+            message = gettext("Round %(number)s added after the time limit.") % {"number": number}
+            return _render_live(request, table, message=message)
+    return _render_live(request, table, message=message, status=200 if request.htmx else 400)
+
+
 def _reasoned_change(
     request: HtmxHttpRequest,
     entrant: Entrant,
