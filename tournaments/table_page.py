@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 from uuid import UUID
 
+from django.contrib import messages
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -68,6 +69,11 @@ def saved(request: HtmxHttpRequest, entrant: Entrant, seats: Sequence[Seat] = ()
     the sheet fetched again until it answers."""
     table = entrant.table
     if not request.htmx:
+        if seats:
+            # A page without its script says so too, as the next page's message.
+            messages.success(
+                request, gettext("Round %(number)s saved.") % {"number": table.game.round_count}
+            )
         return back(table, entrant.typed)
     try:
         sheet = GameSheet.of(table.game, seats) if seats else None

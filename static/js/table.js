@@ -674,6 +674,10 @@
       // The device drew what it stored; the server's page comes back when the game is over
       // (the result, the sign-off) and otherwise with the next poll.
       if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
+      // The server answered: a poll that failed offline need not wait for its next turn to
+      // take "Offline — last updated …" away from beside "Round 7 saved.".
+      var behind = document.getElementById("behind-notice");
+      if (!offline && behind && !behind.hidden) return refreshSheet();
       return null;
     });
   }

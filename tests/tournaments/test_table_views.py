@@ -70,6 +70,14 @@ def test_a_plain_post_records_the_round_and_redirects(referee_client, table):
     assert totals(table) == [0, 12, 7, 20]
 
 
+def test_a_round_saved_without_the_script_says_so_on_the_next_page(referee_client, table):
+    """Issue 32, point 5: a phone without JavaScript posts the form and is sent back."""
+    response = referee_client.post(
+        reverse("tables:record", args=[table.pk]), entries(), follow=True
+    )
+    assert response.redirect_chain and "Round 1 saved." in response.content.decode()
+
+
 def test_an_htmx_post_returns_the_live_fragment_with_a_fresh_form(referee_client, table):
     response = referee_client.post(
         reverse("tables:record", args=[table.pk]), entries(), headers=HTMX
