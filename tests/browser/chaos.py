@@ -280,7 +280,10 @@ class Game:
             print(f"conflict on round {problem['number']}: {self.state()}")
         mine = self._key_of_fields(problem["fields"])
         number = problem["number"]
-        choice = self.rng.choice(["keep", "replace", "after"])
+        offered = ["keep", "replace", "after"]
+        if panel.locator("[data-choice=first]").count():
+            offered.append("first")
+        choice = self.rng.choice(offered)
         self.figures.choices[choice] += 1
         stored = self.table.game.rows()
         if number <= len(stored.rounds):
@@ -301,6 +304,9 @@ class Game:
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
             self.given_up.add(key_of(existing))
+        elif choice == "first":
+            # The phone's waiting rounds came first: every round kept, the stored ones after.
+            panel.locator("[data-choice=first]").click()
         else:
             panel.get_by_role("button", name="Mine is another round").click()
         expect(self.page.locator("#device-problem .conflict")).to_have_count(0)
@@ -402,9 +408,9 @@ class Game:
                     self.go_online()
             elif roll < 0.75:
                 self.reload()
-            elif roll < 0.8:
+            elif roll < 0.78:
                 self.second_phone_records()
-            elif roll < 0.88:
+            elif roll < 0.9:
                 self.second_phone_types_a_held_round()
             else:
                 self.page.wait_for_timeout(self.rng.randint(100, 1500))
