@@ -202,3 +202,61 @@ def test_a_phone_behind_by_two_rounds_offers_mine_first_and_keeps_every_round_in
     expect(page.locator("#device-moved")).to_contain_text("The stored round 1 is now round 3.")
     totals = engine_totals(ROUNDS)
     expect(page.locator(".seat-total")).to_have_text([str(totals[p]) for p in PLAYERS])
+
+
+def test_rounds_a_phone_held_when_the_session_finished_reach_the_sheet_by_the_director(
+    live_server, browser, page: Page, context: BrowserContext, table, referee, tournament
+):
+    """Case 3: the referee's phone offline holds rounds 2 and 3; the director finishes the
+    session (its game ends at the time limit). Back online the phone shows them as text; the
+    director adds them from the table page, with a reason in the history."""
+    record(table.game, referee, ROUNDS[0])
+    log_in(page, live_server.url, referee)
+    url = live_server.url + reverse("tables:detail", args=[table.pk])
+    open_for_offline(page, url)
+    context.set_offline(True)
+    record_offline(page, 2, ROUNDS[1], stored=1)
+    record_offline(page, 3, ROUNDS[2], stored=1)
+    director = make_user("dir-late")
+    tournament.directors.add(director)
+    table.session.finish(end_games=True, by=director)
+
+    back_online(page, context)
+    closed = page.locator("#device-closed")
+    expect(closed).to_contain_text("This phone can no longer record at this table", timeout=15_000)
+    expect(closed.locator("textarea")).to_have_value(
+        "Round 2: Ann 10, Bart 0 (emptied), Chris 3, Dirk 12\n"
+        "Round 3: Ann 40, Bart 3 (along), Chris 2 (Yaniv), Dirk 8"
+    )
+
+    desk = browser.new_context(locale="en-GB")
+    office = desk.new_page()
+    log_in(office, live_server.url, director)
+    office.goto(url)
+    for number, entry in ((2, ROUNDS[1]), (3, ROUNDS[2])):
+        late = office.locator("details.late-rounds")
+        late.locator("summary").click()
+        seats = late.locator("fieldset.seat-entry")
+        for index, player in enumerate(PLAYERS):
+            seat = seats.nth(index)
+            seat.get_by_label("Hand").fill(str(entry["hands"][player]))
+            if entry.get("yaniv") == player:
+                seat.locator("label.toggle", has_text="Yaniv").click()
+            if entry.get("empty_hand") == player:
+                seat.locator("label.toggle", has_text="Empty").click()
+            if player in entry.get("along", []):
+                seat.locator("label.toggle", has_text="Along").click()
+        late.get_by_label("Reason").fill("kept on the referee's phone at the end")
+        late.get_by_role("button", name=f"Add round {number}").click()
+        expect(office.locator("#live .notice")).to_have_text(
+            f"Round {number} added after the time limit."
+        )
+    assert stored_rounds(table) == ROUNDS
+    assert stored_totals(table) == engine_totals(ROUNDS)
+    table.game.refresh_from_db()
+    assert table.game.ended_at_time_limit
+    reasons = table.game.changes.filter(action="record", round_number__gt=1)
+    assert set(reasons.values_list("reason", flat=True)) == {
+        "kept on the referee's phone at the end"
+    }
+    desk.close()
