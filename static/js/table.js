@@ -1019,7 +1019,10 @@
     var moved = [];
     var dropped = null;
     var twins = [];
-    var since = op.problem.since || [];
+    // A round replaced with mine is no longer what it was: no waiting round is that one.
+    var since = (op.problem.since || []).filter(function (stored) {
+      return !(choice === "replace" && stored.number === op.number);
+    });
     var first = [];
     return change(function (saved) {
       if (choice === "first") {

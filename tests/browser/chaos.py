@@ -173,6 +173,7 @@ class Game:
         self.typed_here: list[tuple] = []
         self.typed_there: list[tuple] = []
         self.given_up: set[tuple] = set()
+        self.held_typed_there: set[tuple] = set()
         self.events: list[str] = []
 
     # --- the phone -----------------------------------------------------------------------
@@ -303,7 +304,9 @@ class Game:
             existing = stored.entries(stored.rounds[number - 1])
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
-            self.given_up.add(key_of(existing))
+            if key_of(existing) not in self.typed_here:
+                # Unless this phone holds it too (the other phone typed it): then it follows.
+                self.given_up.add(key_of(existing))
         elif choice == "first":
             # The phone's waiting rounds came first: every round kept, the stored ones after.
             panel.locator("[data-choice=first]").click()
@@ -339,12 +342,17 @@ class Game:
         """The other phone types the round the first still holds (the first waiting one), as
         it is or with one hand mistyped, as the next round of the stored sheet."""
         waiting = [
-            op for op in self.outbox() if op["action"] == "record" and not op.get("problem")
+            self._key_of_fields(op["fields"])
+            for op in self.outbox()
+            if op["action"] == "record" and not op.get("problem")
         ]
+        # A referee types a round on the second phone once, not again and again.
+        waiting = [key for key in waiting if key not in self.held_typed_there]
         if not waiting:
             self.second_phone_records()
             return
-        key = self._key_of_fields(waiting[0]["fields"])
+        key = waiting[0]
+        self.held_typed_there.add(key)
         entry = next((each for each in self.phone_rounds if key_of(each) == key), None)
         if entry is None:
             return

@@ -407,7 +407,8 @@ def test_a_director_ends_the_game_and_the_page_names_the_winner(director_client,
     html = response.content.decode()
     assert "Winner: <bdi>Ann</bdi>" in html
     assert "Ended at the time limit." in html
-    assert 'name="hand_1"' not in html
+    # No entry form; a director may still add a round a phone held (issue 32, case 3).
+    assert 'id="round-form"' not in html and "Add a round a phone still held" in html
 
 
 def _queries_to_record(client, table, number):
