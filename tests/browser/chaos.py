@@ -380,6 +380,7 @@ class Game:
             "along": [str(self.players.index(p) + 1) for p in entry.along],
         }
         ender = entry.yaniv or entry.empty_hand
+        assert ender is not None  # a round ends by a Yaniv or an emptied hand
         data["ending"] = f"{'yaniv' if entry.yaniv else 'empty'}:{self.players.index(ender) + 1}"
         for index, player in enumerate(self.players, start=1):
             data[f"hand_{index}"] = entry.hands[player]
