@@ -157,9 +157,8 @@ def _render_session(
     players = sorted(
         (seat.player for table in tables for seat in table.seats.all()), key=lambda p: p.name
     )
-    unfinished = (
-        session.unfinished_earlier_tables() if session.status == Session.Status.PLANNED else []
-    )
+    planned = session.status == Session.Status.PLANNED
+    unfinished = session.unfinished_earlier_tables() if planned else []
     playing = _playing_tables(session)
     context = {
         "tournament": session.tournament,

@@ -627,27 +627,10 @@ def sync(
                 )
             except FormRefused as refused:
                 return _refused(_errors(refused.form))
-            except RoundConflict as conflict:
-                choice = table_page.conflict_choice(
-                    conflict, entrant, request, device=True, since=posted
-                )
+            except (RoundConflict, AlreadyStored) as refused:
+                status, http_status, extra = _not_stored(request, entrant, code, refused, posted)
                 game.refresh_from_db(fields=["version"])
-                return answer(
-                    "conflict",
-                    409,
-                    html=_conflict_html(request, table, code, choice),
-                    since=choice["since_records"],
-                )
-            except AlreadyStored as already:
-                # Nothing stored: the phone drops its copy and shows why (it may still say
-                # "this is another round", and send it again with `another`).
-                choice = table_page.already_choice(already, entrant, request, device=True)
-                game.refresh_from_db(fields=["version"])
-                return answer(
-                    "already",
-                    html=_conflict_html(request, table, code, choice),
-                    number=already.number,
-                )
+                return answer(status, http_status, **extra)
             if game.version == before:
                 # The same round was stored already (another device typed it too).
                 return answer("same")
@@ -664,6 +647,26 @@ def sync(
     except GameError as error:
         return _refused(sentence(error))
     return answer("stored")
+
+
+def _not_stored(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    code: str | None,
+    refused: RoundConflict | AlreadyStored,
+    posted: RoundPost,
+) -> tuple[str, int, dict[str, Any]]:
+    """A round the sync did not store, as its answer: a conflict to choose on (with the
+    rounds stored since the phone's version), or a round already stored from another phone
+    (the phone drops its copy and shows why; it may still say "this is another round")."""
+    table = entrant.table
+    if isinstance(refused, AlreadyStored):
+        choice = table_page.already_choice(refused, entrant, request, device=True)
+        html = _conflict_html(request, table, code, choice)
+        return "already", 200, {"html": html, "number": refused.number}
+    choice = table_page.conflict_choice(refused, entrant, request, device=True, since=posted)
+    html = _conflict_html(request, table, code, choice)
+    return "conflict", 409, {"html": html, "since": choice["since_records"]}
 
 
 def _conflict_html(
