@@ -260,3 +260,37 @@ def test_rounds_a_phone_held_when_the_session_finished_reach_the_sheet_by_the_di
         "kept on the referee's phone at the end"
     }
     desk.close()
+
+
+@pytest.mark.parametrize("answer", ["It is that round", "This is another round"])
+def test_a_round_another_phone_stored_under_another_number_is_shown_and_dropped(
+    live_server, page: Page, context: BrowserContext, table, referee, answer
+):
+    """The first phone holds round 2; the second phone stored another round 2 and then the
+    first phone's round as round 3. The first phone's round is already stored as round 3:
+    shown beside it, out of the outbox, and stored again only on the referee's word."""
+    record(table.game, referee, ROUNDS[0])
+    log_in(page, live_server.url, referee)
+    open_for_offline(page, live_server.url + reverse("tables:detail", args=[table.pk]))
+    context.set_offline(True)
+    record_offline(page, 2, ROUNDS[2], stored=1)
+    record(table.game, referee, ROUNDS[1], ROUNDS[2])
+
+    back_online(page, context)
+    panel = page.locator("#device-already .conflict")
+    expect(panel).to_contain_text("Already stored as round 3 (from another phone)", timeout=15_000)
+    expect(panel).to_contain_text("Ann 40, Bart 3 (along), Chris 2 (Yaniv), Dirk 8")
+    wait_until_sent(page)
+    assert stored_rounds(table) == ROUNDS
+    if answer == "It is that round":
+        panel.get_by_role("link", name=answer).click()
+        expect(panel).to_have_count(0)
+        expected = ROUNDS
+    else:
+        panel.get_by_role("button", name="This is another round: record it as round 4").click()
+        expect(panel).to_have_count(0)
+        wait_until_sent(page)
+        expected = [*ROUNDS, ROUNDS[2]]
+    assert stored_rounds(table) == expected
+    totals = engine_totals(expected)
+    expect(page.locator(".seat-total")).to_have_text([str(totals[p]) for p in PLAYERS])
