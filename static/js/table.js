@@ -676,8 +676,11 @@
       if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
       // The server answered: a poll that failed offline need not wait for its next turn to
       // take "Offline — last updated …" away from beside "Round 7 saved.".
+      // The sheet alone: the entry form may be being typed in this very moment.
       var behind = document.getElementById("behind-notice");
-      if (!offline && behind && !behind.hidden) return refreshSheet();
+      if (!offline && behind && !behind.hidden && window.htmx) {
+        return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+      }
       return null;
     });
   }

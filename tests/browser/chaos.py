@@ -279,6 +279,10 @@ class Game:
         self.figures.conflicts += 1
         if os.environ.get("YANIV_CHAOS_DEBUG"):
             print(f"conflict on round {problem['number']}: {self.state()}")
+            rows = self.table.game.rows()
+            print("DBG since", [x["number"] for x in problem["problem"].get("since", [])])
+            print("DBG ops", [(op["number"], self.typed_here.index(self._key_of_fields(op["fields"])) + 1 if self._key_of_fields(op["fields"]) in self.typed_here else "?") for op in ops])
+            print("DBG stored", [("P%d" % (self.typed_here.index(k) + 1)) if k in self.typed_here else ("S%d" % (self.typed_there.index(k) + 1) if k in self.typed_there else "?") for k in (key_of(rows.entries(r)) for r in rows.rounds)])
         mine = self._key_of_fields(problem["fields"])
         number = problem["number"]
         offered = ["keep", "replace", "after"]
@@ -304,8 +308,9 @@ class Game:
             existing = stored.entries(stored.rounds[number - 1])
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
-            if key_of(existing) not in self.typed_here:
-                # Unless this phone holds it too (the other phone typed it): then it follows.
+            waiting = [self._key_of_fields(op["fields"]) for op in ops if op is not problem]
+            if key_of(existing) not in waiting:
+                # Unless this phone still holds it too (the other phone typed it): it follows.
                 self.given_up.add(key_of(existing))
         elif choice == "first":
             # The phone's waiting rounds came first: every round kept, the stored ones after.
