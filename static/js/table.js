@@ -1001,11 +1001,15 @@
     wanted.forEach(function (fields, index) {
       var number = op.number + index;
       var stored = server.rounds[number - 1];
-      if (index >= waiting.length) {
+      var moved = index >= waiting.length;
+      if (moved) {
         words.push(t(texts.stored_moved, { from: op.number + index - waiting.length, to: number }));
       }
       if (stored && sameRecord(stored, entriesOf(fields))) return;
-      var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(), known: server.version, another: true };
+      // Mine keep the sheet they were typed on (a round another phone stores meanwhile is
+      // still that round); the stored ones moving after them are another round by choice.
+      var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(),
+        known: moved ? server.version : waiting[index].known, another: moved };
       if (stored) change.reason = texts.first_reason;
       ops.push(change);
     });
@@ -1052,7 +1056,6 @@
         } else if (choice === "after") {
           // Mine is another round: recorded after the stored ones, under a new id.
           other.id = uuid();
-          other.another = true;
         }
         delete other.problem;
         return true;
