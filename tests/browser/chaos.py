@@ -279,10 +279,6 @@ class Game:
         self.figures.conflicts += 1
         if os.environ.get("YANIV_CHAOS_DEBUG"):
             print(f"conflict on round {problem['number']}: {self.state()}")
-            rows = self.table.game.rows()
-            print("DBG since", [x["number"] for x in problem["problem"].get("since", [])])
-            print("DBG ops", [(op["number"], self.typed_here.index(self._key_of_fields(op["fields"])) + 1 if self._key_of_fields(op["fields"]) in self.typed_here else "?") for op in ops])
-            print("DBG stored", [("P%d" % (self.typed_here.index(k) + 1)) if k in self.typed_here else ("S%d" % (self.typed_there.index(k) + 1) if k in self.typed_there else "?") for k in (key_of(rows.entries(r)) for r in rows.rounds)])
         mine = self._key_of_fields(problem["fields"])
         number = problem["number"]
         offered = ["keep", "replace", "after"]
