@@ -298,7 +298,9 @@ class Game:
                 )
         if choice == "keep":
             panel.get_by_role("link", name="Keep the stored round").click()
-            self.given_up.add(mine)
+            if mine not in self.typed_there:
+                # Unless the other phone typed it too: stored from there, it is no loss.
+                self.given_up.add(mine)
         elif choice == "replace":
             stored = self.table.game.rows()
             existing = stored.entries(stored.rounds[number - 1])
