@@ -310,13 +310,21 @@ class RoundPost:
     `base`: the version the device typed the round on (the outbox's sync). A device that
     knew the stored sheet as it is now and still numbers its round among the stored ones is
     behind on its own rounds, not meeting another device's: never "already stored", a
-    choice to show (`RoundConflict`)."""
+    choice to show (`RoundConflict`).
+
+    `known`, `mine` and `another` (posted by the page, the outbox and the entry form alike):
+    the version of the stored sheet the round was typed on, the device's own changes stored
+    since, and the referee's word that equal entries are another round. A round equal to one
+    stored since `known` by another change is that round (`Game.check_not_stored_since`)."""
 
     def __init__(self, posted: Any, *, base: int | None = None, auto_id: str = "id_%s") -> None:
         self.posted, self.base, self.auto_id = posted, base, auto_id
         self.form: RoundForm | None = None
         # The game and its seats as the write locked them: the answer's sheet reads no seats.
         self.seats: list[Seat] = []
+        self.known = _version_of(posted.get("known"), base)
+        self.mine = _ids_of(posted.getlist("mine") if hasattr(posted, "getlist") else [])
+        self.another = posted.get("another") == "1"
 
     def __call__(self, game: Game, seats: list[Seat]) -> tuple[rules.Round, int, UUID | None]:
         self.seats = seats
@@ -325,6 +333,10 @@ class RoundPost:
             raise FormRefused(form)
         entries, number = form.entries, form.cleaned_data["number"]
         client_id = form.cleaned_data["client_id"]
+        if self.known is not None and not self.another:
+            game.check_not_stored_since(
+                entries, number, known=self.known, mine=self.mine, client_id=client_id
+            )
         if (
             self.base is not None
             and game.version <= self.base
@@ -335,3 +347,20 @@ class RoundPost:
             existing = rows.rounds[number - 1]
             raise RoundConflict(existing, rows.entries(existing), entries)
         return entries, number, client_id
+
+
+def _version_of(text: Any, default: int | None) -> int | None:
+    """A posted version (a number from 0), else `default`."""
+    text = str(text or "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else default
+
+
+def _ids_of(texts: list[str]) -> list[UUID]:
+    """A device's own change ids, as posted (at most 50: an outbox holds a few)."""
+    ids = []
+    for text in texts[:50]:
+        try:
+            ids.append(UUID(str(text)))
+        except ValueError:
+            continue
+    return ids

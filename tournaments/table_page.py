@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
+from uuid import UUID
 
+from django.contrib import messages
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -25,8 +27,8 @@ from django.utils.translation import gettext
 
 from scoring.records import round_to_record
 from tournaments.access import Entrant, Viewer
-from tournaments.forms import DisputeForm, RoundForm
-from tournaments.models import Game, GameChange, RoundConflict, Seat, Table
+from tournaments.forms import DisputeForm, RoundForm, RoundPost
+from tournaments.models import AlreadyStored, Game, GameChange, Round, RoundConflict, Seat, Table
 from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
@@ -67,6 +69,11 @@ def saved(request: HtmxHttpRequest, entrant: Entrant, seats: Sequence[Seat] = ()
     the sheet fetched again until it answers."""
     table = entrant.table
     if not request.htmx:
+        if seats:
+            # A page without its script says so too, as the next page's message.
+            messages.success(
+                request, gettext("Round %(number)s saved.") % {"number": table.game.round_count}
+            )
         return back(table, entrant.typed)
     try:
         sheet = GameSheet.of(table.game, seats) if seats else None
@@ -92,40 +99,101 @@ def address(table: Table, code: str | None) -> dict[str, Any]:
 
 
 def conflict_choice(
-    conflict: RoundConflict, entrant: Entrant, request: HttpRequest, *, device: bool = False
+    conflict: RoundConflict,
+    entrant: Entrant,
+    request: HttpRequest,
+    *,
+    device: bool = False,
+    since: RoundPost | None = None,
 ) -> dict[str, Any]:
-    """The stored round and the entrant's own, side by side, with what it takes to replace.
+    """The stored round and the entrant's own, side by side, with what it takes to replace,
+    and the rounds stored since the sheet the entrant typed on (`since`: the post, with the
+    version it was typed on), which the phone's waiting rounds are compared with.
 
     `device`: the phone's outbox asks (tables:sync), which may also record its round after
     the stored ones."""
-    existing, game, user = conflict.existing, entrant.table.game, entrant.user
+    existing, game = conflict.existing, entrant.table.game
+    game.refresh_from_db(fields=["version", "round_count"])
     stored, mine = (
         round_to_record(entries, game.ruleset) for entries in (conflict.entries, conflict.attempt)
     )
-    if user is not None and existing.entered_by_id == user.pk:
-        who = gettext("another phone of yours")
-    elif user is not None and existing.entered_by:
-        # Who records by account runs the table: they see account names.
-        who = existing.entered_by.get_username()
-    else:
-        who = gettext("another device")
+    rounds_since = (
+        []
+        if since is None
+        else [
+            (each["number"], each["record"])
+            for each in stored_since(game, since.known, since.mine)
+        ]
+    )
     return {
         "kind": "record",
         "number": existing.number,
         "stored": describe_entries(stored),
         "mine": describe_entries(mine),
-        "who": who,
-        # Replacing the stored round is a correction with the entrant's entries.
-        "fields": [
-            (name, value)
-            for name, values in request.POST.lists()
-            if name not in ("csrfmiddlewaretoken", "number", "client_id", "reason", "version")
-            for value in values
-        ],
+        "who": _who(existing, entrant),
+        "fields": _fields(request, "another"),
         "version": game.version,
         "device": device,
         "next": game.round_count + 1,
+        # Beside the waiting rounds: what the sheet took since this phone last had it.
+        "since": [(number, describe_entries(record)) for number, record in rounds_since],
+        "since_records": [{"number": number, "record": record} for number, record in rounds_since],
     }
+
+
+def stored_since(game: Game, known: int | None, mine: Sequence[UUID]) -> list[dict[str, Any]]:
+    """The rounds other changes than the phone's own (`mine`) stored since version `known`,
+    as the phone compares them with its waiting rounds: number and entries."""
+    if known is None:
+        return []
+    return [
+        {"number": each.number, "record": round_to_record(entries, game.ruleset)}
+        for each, entries in game.rounds_stored_since(known, mine)
+    ]
+
+
+def already_choice(
+    already: AlreadyStored, entrant: Entrant, request: HttpRequest, *, device: bool = False
+) -> dict[str, Any]:
+    """A round equal to one stored since the sheet it was typed on: that round, shown beside
+    the entrant's, with the way to record it all the same ("this is another round")."""
+    game = entrant.table.game
+    game.refresh_from_db(fields=["version", "round_count"])
+    mine = round_to_record(already.entries, game.ruleset)
+    return {
+        "kind": "already",
+        "number": already.number,
+        "typed": request.POST.get("number", ""),
+        "stored": describe_entries(mine),
+        "mine": describe_entries(mine),
+        "who": _who(already.existing, entrant),
+        "fields": _fields(request, "another", "known", "mine"),
+        "device": device,
+        "next": game.round_count + 1,
+        "version": game.version,
+    }
+
+
+def _who(existing: Round, entrant: Entrant) -> str:
+    """Who stored a round, as the entrant may read it."""
+    user = entrant.user
+    if user is not None and existing.entered_by_id == user.pk:
+        return gettext("another phone of yours")
+    if user is not None and existing.entered_by:
+        # Who records by account runs the table: they see account names.
+        return existing.entered_by.get_username()
+    return gettext("another device")
+
+
+def _fields(request: HttpRequest, *dropped: str) -> list[tuple[str, str]]:
+    """The entrant's entries as posted, to post again (a replacement, another round)."""
+    skipped = {"csrfmiddlewaretoken", "number", "client_id", "reason", "version", *dropped}
+    return [
+        (name, value)
+        for name, values in request.POST.lists()
+        if name not in skipped
+        for value in values
+    ]
 
 
 def page_values(
@@ -176,6 +244,12 @@ def page_values(
         form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")
     # A refused form stays on screen with its entries, even after the end.
     values["form"] = form if form is not None and (form.is_bound or not game.finished) else None
+    # A game the clock ended: a director may add the rounds a phone still held.
+    values["late_form"] = (
+        RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="late_%s")
+        if is_director and game.ended_at_time_limit and not game.signed_off_at
+        else None
+    )
     return values
 
 

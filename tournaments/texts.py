@@ -181,9 +181,7 @@ def script_texts(ruleset: str) -> dict[str, Any]:
     service worker to keep per language; the engine's error and warning messages come by
     their code (`scoring.errors`), in the same catalogue the server's messages use."""
 
-    def forms_of(singular: str, plural: str) -> list[str]:
-        return [ngettext(singular, plural, 1), ngettext(singular, plural, 2)]
-
+    # Each plural as its one and its many form, written out in full for makemessages.
     return {
         "language": get_language(),
         "round": gettext("Round %(number)s"),
@@ -204,19 +202,33 @@ def script_texts(ruleset: str) -> dict[str, Any]:
         ),
         "eliminated": gettext("Out of the game after this round: %(players)s."),
         "ends_game": gettext("This round ends the game."),
-        "over_150": forms_of(
-            "This round ends the game: %(over)s is over 150.",
-            "This round ends the game: %(over)s are over 150.",
-        ),
-        "over_limit": forms_of(
-            "This round ends the game: %(over)s is above %(limit)s.",
-            "This round ends the game: %(over)s are above %(limit)s.",
-        ),
-        "dealt_out": forms_of(
-            "This round ends the game: every player has dealt once.",
-            "This round ends the game: every player has dealt %(deals)s times.",
-        ),
-        "winners": forms_of("Winner: %(winners)s.", "Winners: %(winners)s."),
+        "over_150": [
+            ngettext(
+                "This round ends the game: %(over)s is over 150.",
+                "This round ends the game: %(over)s are over 150.",
+                count,
+            )
+            for count in (1, 2)
+        ],
+        "over_limit": [
+            ngettext(
+                "This round ends the game: %(over)s is above %(limit)s.",
+                "This round ends the game: %(over)s are above %(limit)s.",
+                count,
+            )
+            for count in (1, 2)
+        ],
+        "dealt_out": [
+            ngettext(
+                "This round ends the game: every player has dealt once.",
+                "This round ends the game: every player has dealt %(counter)s times.",
+                count,
+            )
+            for count in (1, 2)
+        ],
+        "winners": [
+            ngettext("Winner: %(winners)s.", "Winners: %(winners)s.", count) for count in (1, 2)
+        ],
         "preview_waits": gettext(
             "The preview appears once every hand and the ending are entered."
         ),
@@ -227,7 +239,10 @@ def script_texts(ruleset: str) -> dict[str, Any]:
         "corrected": gettext("Round %(number)s corrected."),
         "undone": gettext("Last round undone."),
         "all_saved": gettext("Saved."),
-        "waiting": forms_of("%(count)s change waiting.", "%(count)s changes waiting."),
+        "waiting": [
+            ngettext("%(count)s change waiting.", "%(count)s changes waiting.", count)
+            for count in (1, 2)
+        ],
         "offline": gettext("No connection: kept on this phone, sent when the Wi-Fi is back."),
         "syncing": gettext("Sending…"),
         "conflict": gettext("Two versions of a round: choose below."),
@@ -260,6 +275,20 @@ def script_texts(ruleset: str) -> dict[str, Any]:
         "along_note": gettext("(along)"),
         "discarded": gettext("Your round %(number)s (%(entries)s) was not stored."),
         "moved": gettext("Your round %(from)s is now round %(to)s."),
+        "already": gettext(
+            "Your round %(from)s was already stored as round %(number)s (from another phone): "
+            "not stored again."
+        ),
+        "already_there": gettext("(already stored as round %(number)s)"),
+        "first": gettext("Mine came first: my rounds, then the rounds stored meanwhile"),
+        "first_hint": gettext(
+            "None of your waiting rounds is among the rounds stored since: if yours were "
+            "played first, the other phone numbered its rounds too early."
+        ),
+        "first_reason": gettext(
+            "played before the rounds stored meanwhile by another phone, which follow it"
+        ),
+        "stored_moved": gettext("The stored round %(from)s is now round %(to)s."),
         "undo_round": gettext("Undo round %(number)s"),
         "waiting_behind": gettext(
             "Waiting behind it, sent after your choice (%(count)s): %(changes)s."

@@ -114,6 +114,7 @@ table_patterns = (
         path("<int:table_id>/rounds/<int:number>/correct/", tables.correct_round, name="correct"),
         path("<int:table_id>/rounds/undo/", tables.undo_round, name="undo"),
         path("<int:table_id>/end/", tables.end_game, name="end"),
+        path("<int:table_id>/rounds/late/", tables.add_late_round, name="add_late"),
         path("<int:table_id>/sign-off/", tables.sign_off, name="sign_off"),
         path("<int:table_id>/sync/", tables.sync, name="sync"),
         path("<int:table_id>/confirm/", tables.confirm, name="confirm"),

@@ -16,10 +16,14 @@
 
   var live = document.getElementById("live");
   var textsNode = document.getElementById("device-texts");
-  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine || !window.idbKeyval) {
+  // table-early.js holds a Record tap until this script holds the form (or never will).
+  var handOver = window.yanivTableReady || function () {};
+  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine ||
+      !window.idbKeyval || !window.indexedDB) {
+    handOver("none");
     return;
   }
-  if (!window.indexedDB) return;
+  window.yanivTable = "loading";
 
   var engine = window.YanivEngine;
   var idb = window.idbKeyval;
@@ -32,6 +36,8 @@
   var rendered = null; // the game as the server drew this page's sheet (#game-state)
   var server = null; // the game as stored now: the drawn one and what this device stored since
   var outbox = []; // the changes not stored yet, oldest first
+  var mine = []; // this device's changes stored lately: {id, version} (the server leaves them out)
+  var already = []; // rounds the server had already, from another phone: shown until answered
   var flushing = false;
   var offline = false;
   var closed = null; // the server no longer takes changes from this device: why
@@ -102,6 +108,8 @@
       return saved;
     }, store).then(load).then(function (saved) {
       outbox = saved.outbox;
+      mine = saved.mine || [];
+      already = saved.already || [];
       return saved;
     });
   }
@@ -548,7 +556,7 @@
       var over = server.players.filter(function (p) { return scored.totals[p] > ruleset.endAbove; });
       var ends;
       if (ruleset.eliminates) ends = texts.ends_game;
-      else if (!over.length) ends = t(plural(texts.dealt_out, ruleset.dealsPerPlayer), { deals: ruleset.dealsPerPlayer });
+      else if (!over.length) ends = t(plural(texts.dealt_out, ruleset.dealsPerPlayer), { counter: ruleset.dealsPerPlayer });
       else if (ruleset.endAbove === 150) ends = t(plural(texts.over_150, over.length), { over: over.join(", ") });
       else ends = t(plural(texts.over_limit, over.length), { over: over.join(", "), limit: ruleset.endAbove });
       html += '<p class="warn">' + escapeHtml(ends) + " " +
@@ -564,6 +572,9 @@
     // one for every change of this device that will be stored before it.
     op.id = uuid();
     op.version = server.version + outbox.length;
+    // The stored sheet it was typed on, whatever later choices renumber: the server compares
+    // a round with the rounds other phones stored since (docs/game-record.md).
+    op.known = server.version;
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
@@ -598,6 +609,10 @@
     // The version of the sheet it was typed on: for a round, the server tells "I have this
     // round already" from "another device took this number" by it.
     body.set("version", op.version);
+    var typedOn = op.known === undefined ? op.version : op.known;
+    body.set("known", typedOn);
+    mine.forEach(function (own) { if (own.version > typedOn) body.append("mine", own.id); });
+    if (op.another) body.set("another", "1");
     return body;
   }
 
@@ -659,6 +674,13 @@
       // The device drew what it stored; the server's page comes back when the game is over
       // (the result, the sign-off) and otherwise with the next poll.
       if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
+      // The server answered: a poll that failed offline need not wait for its next turn to
+      // take "Offline — last updated …" away from beside "Round 7 saved.".
+      // The sheet alone: the entry form may be being typed in this very moment.
+      var behind = document.getElementById("behind-notice");
+      if (!offline && behind && !behind.hidden && window.htmx) {
+        return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+      }
       return null;
     });
   }
@@ -696,6 +718,9 @@
         if (status === "same") {
           // Already there: it changed nothing, so the later changes saw one version less.
           saved.outbox.forEach(function (other) { other.version -= 1; });
+        } else {
+          // This device's own: never compared with its later rounds (the last few will do).
+          saved.mine = (saved.mine || []).concat([{ id: op.id, version: answer.version }]).slice(-30);
         }
         keepKnown(saved, known);
       }).then(function () {
@@ -710,9 +735,24 @@
       close(answer.message);
       return Promise.resolve(false);
     }
+    if (status === "already") {
+      // Stored by another phone since this one had the sheet: out of the outbox, never sent
+      // again, and shown with the way to say "this is another round".
+      return change(function (saved) {
+        saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
+        saved.outbox.forEach(function (other) { other.version -= 1; });
+        saved.already = (saved.already || []).concat([{ id: op.id, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
+        if (answer.state) keepKnown(saved, answer.state);
+      }).then(function () {
+        if (answer.state && answer.state.version >= server.version) server = answer.state;
+        announce(t(texts.already, { from: op.number, number: answer.number }));
+        renderAlready();
+        return true;
+      });
+    }
     return change(function (saved) {
       saved.outbox.forEach(function (other) {
-        if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version };
+        if (other.id === op.id) other.problem = { status: status, html: answer.html || "", message: answer.message || "", version: answer.version, since: answer.since || [] };
       });
       // The stored game the conflict is about, as the server has it now.
       if (answer.state) keepKnown(saved, answer.state);
@@ -775,6 +815,7 @@
   function renderStatus() {
     var status = document.getElementById("save-status");
     renderProblem();
+    renderAlready();
     if (!status) return;
     var state = status.querySelector(".state");
     var syncNow = status.querySelector(".sync-now");
@@ -834,11 +875,16 @@
         var note = document.createElement("p");
         note.className = "waiting-behind";
         note.textContent = t(texts.waiting_behind, {
-          count: behind.length, changes: behind.map(describeLine).join("; "),
+          count: behind.length,
+          changes: behind.map(function (other) {
+            var twin = storedTwin(other, op.problem.since);
+            return describeLine(other) + (twin ? " " + t(texts.already_there, { number: twin.number }) : "");
+          }).join("; "),
         });
         var section = slot.querySelector("section") || slot;
         section.insertBefore(note, section.querySelector(".choices"));
       }
+      if (cameFirst(op)) offerFirst(slot);
     } else {
       var message = op.problem.status === "stale" ? t(texts.stale, { number: op.number || "" }) : t(texts.refused, { reason: op.problem.message });
       slot.innerHTML = '<section class="conflict" role="alert"><p>' + escapeHtml(message) + '</p><div class="choices">' +
@@ -853,6 +899,124 @@
     }
   }
 
+  // The round stored since this phone's version with the same entries as a waiting round
+  // (same hands, same caller or emptied hand, same players along), if any.
+  function storedTwin(op, since) {
+    if (op.action !== "record" || op.another || !since) return null;
+    var entries = entriesOf(op.fields);
+    return since.filter(function (stored) { return sameRecord(stored.record, entries); })[0] || null;
+  }
+
+  // The rounds the server had already from another phone: each shown with the stored one
+  // until the referee says "it is that round" or "this is another round" (sent again then).
+  function renderAlready() {
+    var slot = document.getElementById("device-already");
+    if (!slot) {
+      slot = document.createElement("div");
+      slot.id = "device-already";
+      var problem = document.getElementById("device-problem");
+      if (problem) problem.after(slot);
+      else live.insertBefore(slot, live.firstChild);
+    }
+    var shown = already.map(function (entry) { return entry.id; }).join(",");
+    if (slot.dataset.shown === shown) return;
+    slot.dataset.shown = shown;
+    slot.innerHTML = "";
+    already.forEach(function (entry) {
+      var holder = document.createElement("div");
+      holder.dataset.already = entry.id;
+      holder.innerHTML = entry.html;
+      holder.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+      slot.appendChild(holder);
+    });
+  }
+
+  function answerAlready(id, another) {
+    var entry = already.filter(function (other) { return other.id === id; })[0];
+    var kept = change(function (saved) {
+      saved.already = (saved.already || []).filter(function (other) { return other.id !== id; });
+    });
+    return kept.then(function () {
+      renderAlready();
+      if (!entry || !another) return null;
+      // The referee's word: another round, with the same entries, after everything else.
+      return queue({ action: "record", number: deviceRounds().length + 1, fields: entry.fields, another: true });
+    });
+  }
+
+  // Case 2 of two phones: the other phone, behind, numbered its rounds among this phone's
+  // waiting ones. None of those is among the rounds stored since, every stored round from the
+  // conflict on was stored since, and only rounds wait: "mine came first" is then the choice
+  // that keeps every round, in the order played, and is offered first.
+  function cameFirst(op) {
+    var since = op.problem.since || [];
+    if (!since.length || op.action !== "record") return false;
+    var waiting = outbox.slice(outbox.indexOf(op));
+    if (waiting.some(function (other) { return other.action !== "record" || storedTwin(other, since); })) return false;
+    var numbers = since.map(function (stored) { return stored.number; });
+    for (var number = op.number; number <= server.rounds.length; number += 1) {
+      if (numbers.indexOf(number) < 0) return false;
+    }
+    return op.number <= server.rounds.length;
+  }
+
+  function offerFirst(slot) {
+    var choices = slot.querySelector(".choices");
+    if (!choices) return;
+    var hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = texts.first_hint;
+    choices.before(hint);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.choice = "first";
+    button.textContent = texts.first;
+    choices.insertBefore(button, choices.firstChild);
+    choices.querySelectorAll(".primary").forEach(function (other) {
+      if (other !== button) other.classList.remove("primary");
+    });
+  }
+
+  // A round's entries → a change's form fields (the inverse of `entriesOf`).
+  function fieldsOfRecord(record) {
+    var positions = {};
+    server.players.forEach(function (player, index) { positions[player] = String(server.positions[index]); });
+    var fields = { along: (record.along || []).map(function (player) { return positions[player]; }) };
+    Object.keys(record.hands).forEach(function (player) { fields["hand_" + positions[player]] = String(record.hands[player]); });
+    fields.ending = record.yaniv ? "yaniv:" + positions[record.yaniv] : "empty:" + positions[record.empty_hand];
+    return fields;
+  }
+
+  // "Mine came first": this phone's waiting rounds take the numbers from the conflict on, and
+  // the rounds stored meanwhile follow them, in their order: corrections where a number is
+  // stored, records after. Returns what moved, in words.
+  function putMineFirst(saved, op) {
+    var at = saved.outbox.map(function (other) { return other.id; }).indexOf(op.id);
+    var waiting = saved.outbox.slice(at);
+    var theirs = server.rounds.slice(op.number - 1);
+    var wanted = waiting.map(function (other) { return other.fields; }).concat(theirs.map(fieldsOfRecord));
+    var ops = [];
+    var words = [];
+    wanted.forEach(function (fields, index) {
+      var number = op.number + index;
+      var stored = server.rounds[number - 1];
+      var moved = index >= waiting.length;
+      if (moved) {
+        words.push(t(texts.stored_moved, { from: op.number + index - waiting.length, to: number }));
+      }
+      if (stored && sameRecord(stored, entriesOf(fields))) return;
+      // Mine keep the sheet they were typed on (a round another phone stores meanwhile is
+      // still that round); the stored ones moving after them are another round by choice.
+      var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(),
+        known: moved ? server.version : waiting[index].known, another: moved };
+      if (stored) change.reason = texts.first_reason;
+      ops.push(change);
+    });
+    saved.outbox = saved.outbox.slice(0, at).concat(ops);
+    return words;
+  }
+
   // The referee's choice on a change the server would not take as it is. The changes queued
   // behind it waited; they follow the stored sheet now, renumbered where the stored rounds
   // moved them, and the status says which moved. Nothing goes without being shown.
@@ -861,9 +1025,26 @@
     if (!op) return;
     var moved = [];
     var dropped = null;
+    var twins = [];
+    // A round replaced with mine is no longer what it was: no waiting round is that one.
+    var since = (op.problem.since || []).filter(function (stored) {
+      return !(choice === "replace" && stored.number === op.number);
+    });
+    var first = [];
     return change(function (saved) {
+      if (choice === "first") {
+        first = putMineFirst(saved, op);
+        moved = renumber(saved.outbox);
+        return;
+      }
       saved.outbox = saved.outbox.filter(function (other) {
-        if (other.id !== op.id) return true;
+        if (other.id !== op.id) {
+          // A waiting round another phone stored since: that round, never sent under a new
+          // number (the server would refuse it all the same).
+          var twin = storedTwin(other, since);
+          if (twin) twins.push({ from: other.number, number: twin.number });
+          return !twin;
+        }
         if (choice === "keep" || choice === "discard") {
           dropped = other;
           return false;
@@ -890,6 +1071,8 @@
       if (dropped && dropped.action === "record") {
         words.push(t(texts.discarded, { number: dropped.number, entries: describe(dropped) }));
       }
+      twins.forEach(function (twin) { words.push(t(texts.already, twin)); });
+      words = words.concat(first);
       moved.forEach(function (move) { words.push(t(texts.moved, move)); });
       showMoved(words.join(" "));
       renderPending();
@@ -1032,7 +1215,7 @@
     var copy = form.cloneNode(true);
     copy.id = "device-correction";
     copy.className = "round-form correction";
-    copy.removeAttribute("hx-post");
+    copy.removeAttribute("data-hx-post");
     copy.querySelectorAll("[id]").forEach(function (node) { node.id = "c_" + node.id; });
     copy.querySelectorAll("label[for]").forEach(function (node) { node.htmlFor = "c_" + node.htmlFor; });
     copy.querySelectorAll(".device-error, .sticky-submit, #c_preview, #c_save-status").forEach(function (node) { node.remove(); });
@@ -1174,6 +1357,10 @@
       if (!reason) return;
       form.reset();
       undo(reason);
+    } else if (form.closest && form.closest("#device-already") && form.dataset.choice === "another") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      answerAlready(form.closest("[data-already]").dataset.already, true);
     } else if (form.closest && form.closest("#device-problem") && form.dataset.choice === "replace") {
       event.preventDefault();
       event.stopImmediatePropagation();
@@ -1188,6 +1375,9 @@
       event.preventDefault();
       offline = false;
       flush();
+    } else if (target.closest("#device-already") && target.dataset.choice === "same") {
+      event.preventDefault();
+      answerAlready(target.closest("[data-already]").dataset.already, false);
     } else if (target.closest("#device-problem") && target.dataset.choice && target.dataset.choice !== "replace") {
       event.preventDefault();
       resolve(target.dataset.choice);
@@ -1290,6 +1480,8 @@
   readServer();
   load().then(function (saved) {
     outbox = saved.outbox;
+    mine = saved.mine || [];
+    already = saved.already || [];
     var sheet = document.getElementById("sheet");
     if (saved.sheet && server && saved.sheet.version > server.version && sheet) {
       sheet.outerHTML = saved.sheet.html;
@@ -1299,11 +1491,17 @@
     if (saved.known && (!server || saved.known.version > server.version)) server = copyOf(saved.known);
     if (live.dataset.closed) {
       close(live.dataset.closed);
+      handOver("ready");
       return;
     }
     remember();
     renderPending();
+    renderAlready();
+    handOver("ready");
     if (outbox.length) flush();
+  }).catch(function () {
+    // IndexedDB refused (a private window, say): the page posts as before.
+    handOver("none");
   });
 
   // For the tests: the device's outbox, as it is stored.

@@ -64,6 +64,9 @@ class Figures:
     reloads: int = 0
     offline_reloads: int = 0
     second_device_rounds: int = 0
+    # Of those, rounds the first phone still held (typed there too), and mistyped ones.
+    second_phone_held: int = 0
+    mistyped: int = 0
     conflicts: int = 0
     choices: Counter = field(default_factory=Counter)
     lost: int = 0
@@ -90,7 +93,8 @@ class Figures:
         choices = ", ".join(f"{name} {count}" for name, count in sorted(self.choices.items()))
         return [
             f"games {self.games}, rounds stored {self.rounds} (typed on the phone {self.typed}, "
-            f"second-device rounds {self.second_device_rounds})",
+            f"second-device rounds {self.second_device_rounds}, of which rounds the first "
+            f"phone still held {self.second_phone_held}, {self.mistyped} of them mistyped)",
             f"drops {self.drops} (mid-request {self.mid_request_drops}), reloads {self.reloads} "
             f"(offline {self.offline_reloads})",
             f"conflicts {self.conflicts} (choices: {choices or 'none'})",
@@ -169,6 +173,7 @@ class Game:
         self.typed_here: list[tuple] = []
         self.typed_there: list[tuple] = []
         self.given_up: set[tuple] = set()
+        self.held_typed_there: set[tuple] = set()
         self.events: list[str] = []
 
     # --- the phone -----------------------------------------------------------------------
@@ -276,25 +281,38 @@ class Game:
             print(f"conflict on round {problem['number']}: {self.state()}")
         mine = self._key_of_fields(problem["fields"])
         number = problem["number"]
-        choice = self.rng.choice(["keep", "replace", "after"])
+        offered = ["keep", "replace", "after"]
+        if panel.locator("[data-choice=first]").count():
+            offered.append("first")
+        choice = self.rng.choice(offered)
         self.figures.choices[choice] += 1
         stored = self.table.game.rows()
         if number <= len(stored.rounds):
             occupant = key_of(stored.entries(stored.rounds[number - 1]))
-            if occupant in self.typed_here or occupant == mine:
+            if (occupant in self.typed_here and occupant not in self.typed_there) or (
+                occupant == mine
+            ):
                 # The phone met its own round: no other device made this conflict.
                 self.figures.problems.append(
                     f"seed {self.seed}: a conflict with its own round {number}; {self.state()}"
                 )
         if choice == "keep":
             panel.get_by_role("link", name="Keep the stored round").click()
-            self.given_up.add(mine)
+            if mine not in self.typed_there:
+                # Unless the other phone typed it too: stored from there, it is no loss.
+                self.given_up.add(mine)
         elif choice == "replace":
             stored = self.table.game.rows()
             existing = stored.entries(stored.rounds[number - 1])
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
-            self.given_up.add(key_of(existing))
+            waiting = [self._key_of_fields(op["fields"]) for op in ops if op is not problem]
+            if key_of(existing) not in waiting:
+                # Unless this phone still holds it too (the other phone typed it): it follows.
+                self.given_up.add(key_of(existing))
+        elif choice == "first":
+            # The phone's waiting rounds came first: every round kept, the stored ones after.
+            panel.locator("[data-choice=first]").click()
         else:
             panel.get_by_role("button", name="Mine is another round").click()
         expect(self.page.locator("#device-problem .conflict")).to_have_count(0)
@@ -321,7 +339,40 @@ class Game:
         """The other phone, online and in step, stores the next round of the stored sheet."""
         if not self.spare:
             return
-        entry = self.spare.pop(0)
+        self._second_sends(self.spare.pop(0))
+
+    def second_phone_types_a_held_round(self) -> None:
+        """The other phone types the round the first still holds (the first waiting one), as
+        it is or with one hand mistyped, as the next round of the stored sheet."""
+        waiting = [
+            self._key_of_fields(op["fields"])
+            for op in self.outbox()
+            if op["action"] == "record" and not op.get("problem")
+        ]
+        # A referee types a round on the second phone once, not again and again.
+        waiting = [key for key in waiting if key not in self.held_typed_there]
+        if not waiting:
+            self.second_phone_records()
+            return
+        key = waiting[0]
+        self.held_typed_there.add(key)
+        entry = next((each for each in self.phone_rounds if key_of(each) == key), None)
+        if entry is None:
+            return
+        if self.rng.random() < 0.4:
+            # One hand other than the caller's, off by one: another version of that round.
+            player = self.rng.choice([p for p in self.players if p != entry.yaniv])
+            hand = entry.hands[player]
+            hands = {**entry.hands, player: hand + 1 if hand < 50 else hand - 1}
+            entry = rules.Round(
+                hands=hands, yaniv=entry.yaniv, empty_hand=entry.empty_hand, along=entry.along
+            )
+            self.figures.mistyped += 1
+        if self._second_sends(entry):
+            self.figures.second_phone_held += 1
+
+    def _second_sends(self, entry: rules.Round) -> bool:
+        """The second phone's round, sent through the sync in step: True once stored."""
         self.table.game.refresh_from_db()
         number = self.table.game.round_count + 1
         data: dict[str, Any] = {
@@ -332,6 +383,7 @@ class Game:
             "along": [str(self.players.index(p) + 1) for p in entry.along],
         }
         ender = entry.yaniv or entry.empty_hand
+        assert ender is not None  # a round ends by a Yaniv or an emptied hand
         data["ending"] = f"{'yaniv' if entry.yaniv else 'empty'}:{self.players.index(ender) + 1}"
         for index, player in enumerate(self.players, start=1):
             data[f"hand_{index}"] = entry.hands[player]
@@ -339,6 +391,8 @@ class Game:
         if answer["status"] == "stored":
             self.typed_there.append(key_of(entry))
             self.figures.second_device_rounds += 1
+            return True
+        return False
 
     # --- the game ------------------------------------------------------------------------
 
@@ -366,8 +420,10 @@ class Game:
                     self.go_online()
             elif roll < 0.75:
                 self.reload()
-            elif roll < 0.85:
+            elif roll < 0.78:
                 self.second_phone_records()
+            elif roll < 0.9:
+                self.second_phone_types_a_held_round()
             else:
                 self.page.wait_for_timeout(self.rng.randint(100, 1500))
         self.finish()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import HTMX, make_table, record
 from tournaments.models import GameChange, Session, Tournament
@@ -239,3 +240,18 @@ def test_switching_language_on_a_page_answered_with_errors_goes_back_to_the_form
     )
     assert switched.status_code == 302
     assert director_client.get(switched["Location"]).status_code == 200
+
+
+def test_finishing_says_phones_may_hold_rounds_and_when_each_table_last_sent_one(
+    director_client, playing, tournament
+):
+    """Issue 32, case 3: a phone offline at the end still holds its rounds; the finish
+    form says so, and when each table's last change reached the site."""
+    session = playing
+    make_table(tournament=tournament, players=("Jan", "Kim"))  # table 3: nothing yet
+    last = session.tables.get(number=1).game.changes.order_by("-at").first()
+    asked = director_client.post(status_url(session), {"action": "finish"}, headers=HTMX)
+    text = asked.content.decode()
+    assert "A phone that was offline may still hold rounds not sent yet" in text
+    at = timezone.localtime(last.at).strftime("%H:%M")
+    assert f"table 1 at {at}" in text and "table 3, nothing yet" in text

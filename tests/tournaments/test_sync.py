@@ -319,3 +319,107 @@ def test_a_check_writes_nothing_and_says_nothing_is_wrong_while_access_holds(
 
 def rules_round(entry):
     return rules.Round(**entry)
+
+
+# --- one round, two phones: equal entries stored since the sheet it was typed on ---------
+
+BART_CALLS = {"hands": {"Ann": 9, "Bart": 2, "Chris": 11, "Dirk": 5}, "yaniv": "Bart"}
+# BART_CALLS as the page posts it.
+BART_POSTED = {"hands": (9, 2, 11, 5), "ending": "yaniv:2"}
+ANN_FIRST = {"hands": {"Ann": 1, "Bart": 8, "Chris": 9, "Dirk": 9}, "yaniv": "Ann"}
+
+
+def test_a_round_equal_to_one_another_phone_stored_since_is_already_stored_as_that_round(
+    referee_client, table, referee
+):
+    """The phone knew the sheet at version 1; another phone stored round 2 since, with the
+    same entries as the phone's waiting round, which the phone now sends as round 3 (it moved
+    after a choice): the same round, answered "already stored as round 2", nothing stored."""
+    record(table.game, referee, ANN_CALLS, BART_CALLS)
+    status, answer = sync(
+        referee_client, table, change(number=3, version=2, known=1, **BART_POSTED)
+    )
+    assert (status, answer["status"], answer["number"], answer["version"]) == (
+        200,
+        "already",
+        2,
+        2,
+    )
+    assert "Already stored as round 2 (from another phone)" in answer["html"]
+    assert "This is another round: record it as round 3" in answer["html"]
+    assert Round.objects.count() == 2
+
+
+def test_equal_entries_the_referee_says_are_another_round_are_stored(
+    referee_client, table, referee
+):
+    record(table.game, referee, ANN_CALLS, BART_CALLS)
+    sent = change(number=3, version=2, known=1, another="1", **BART_POSTED)
+    assert sync(referee_client, table, sent) == (200, {"status": "stored", "version": 3})
+    assert list(Round.objects.values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_the_phones_own_rounds_stored_since_are_not_compared(referee_client, table, referee):
+    """Two rounds with the same entries typed on one phone, the first stored meanwhile: the
+    phone names its own stored change (`mine`), and the second is a round of its own."""
+    record(table.game, referee, ANN_CALLS)
+    own = uuid.uuid4()
+    first = change(client_id=own, number=2, version=1, known=1, **BART_POSTED)
+    assert sync(referee_client, table, first) == (200, {"status": "stored", "version": 2})
+    second = change(number=3, version=2, known=1, mine=[str(own)], **BART_POSTED)
+    assert sync(referee_client, table, second) == (200, {"status": "stored", "version": 3})
+
+
+def test_a_round_sent_again_after_it_was_stored_is_replayed_not_already_stored(
+    referee_client, table, referee
+):
+    record(table.game, referee, ANN_CALLS)
+    sent = change(number=2, version=1, known=1, **BART_POSTED)
+    assert sync(referee_client, table, sent)[1]["status"] == "stored"
+    # Another phone's round 3 since; the first phone's answer was lost and it sends again.
+    record(table.game, referee, ANN_FIRST)
+    status, answer = sync(referee_client, table, sent)
+    assert (status, answer["status"]) == (200, "replayed")
+    assert Round.objects.count() == 3
+
+
+def test_a_conflict_lists_the_rounds_stored_since_the_phones_version(
+    referee_client, table, referee
+):
+    """Case 1(b) of issue 32: the phone (at version 1) holds round 2 mistyped and round 3;
+    another phone stored both rightly. The conflict on round 2 shows the stored rounds since,
+    and the waiting round 3, when it comes, is already stored."""
+    third = ANN_FIRST
+    record(table.game, referee, ANN_CALLS, BART_CALLS, third)
+    mistyped = change(number=2, version=1, known=1, hands=(9, 2, 11, 6), ending="yaniv:2")
+    status, answer = sync(referee_client, table, mistyped)
+    assert status == 409 and answer["status"] == "conflict"
+    assert [each["number"] for each in answer["since"]] == [2, 3]
+    assert answer["since"][1]["record"] == {**third, "along": []}
+    assert "Stored since this phone last had the sheet (2 rounds)" in answer["html"]
+    assert "Round 3: Ann 1 (Yaniv), Bart 8, Chris 9, Dirk 9" in answer["html"]
+    # "Keep the stored round": the waiting round moves to number 4 on the page, and the
+    # server does not trust the page to have noticed it is round 3.
+    waiting = change(number=4, version=3, known=1, hands=(1, 8, 9, 9), ending="yaniv:1")
+    status, answer = sync(referee_client, table, waiting)
+    assert (status, answer["status"], answer["number"]) == (200, "already", 3)
+    assert Round.objects.count() == 3
+
+
+def test_the_entry_form_says_a_round_is_already_stored_and_stores_it_once(
+    referee_client, table, referee
+):
+    """A phone without the script: its page drew round 2 at version 1; another phone
+    stored round 2 and the same round as round 3 was typed here."""
+    record(table.game, referee, ANN_CALLS, BART_CALLS)
+    data = change(number=3, known=1, **BART_POSTED)
+    del data["action"]
+    response = referee_client.post(
+        reverse("tables:record", args=[table.pk]), data, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    assert "Already stored as round 2 (from another phone)" in response.text
+    assert Round.objects.count() == 2
+    data["another"] = "1"
+    response = referee_client.post(reverse("tables:record", args=[table.pk]), data)
+    assert response.status_code == 302 and Round.objects.count() == 3

@@ -70,6 +70,14 @@ def test_a_plain_post_records_the_round_and_redirects(referee_client, table):
     assert totals(table) == [0, 12, 7, 20]
 
 
+def test_a_round_saved_without_the_script_says_so_on_the_next_page(referee_client, table):
+    """Issue 32, point 5: a phone without JavaScript posts the form and is sent back."""
+    response = referee_client.post(
+        reverse("tables:record", args=[table.pk]), entries(), follow=True
+    )
+    assert response.redirect_chain and "Round 1 saved." in response.content.decode()
+
+
 def test_an_htmx_post_returns_the_live_fragment_with_a_fresh_form(referee_client, table):
     response = referee_client.post(
         reverse("tables:record", args=[table.pk]), entries(), headers=HTMX
@@ -399,7 +407,8 @@ def test_a_director_ends_the_game_and_the_page_names_the_winner(director_client,
     html = response.content.decode()
     assert "Winner: <bdi>Ann</bdi>" in html
     assert "Ended at the time limit." in html
-    assert 'name="hand_1"' not in html
+    # No entry form; a director may still add a round a phone held (issue 32, case 3).
+    assert 'id="round-form"' not in html and "Add a round a phone still held" in html
 
 
 def _queries_to_record(client, table, number):

@@ -17,6 +17,7 @@ from tournaments.models.checkin import Door, EntryRequest
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.games import (
     AlreadyApplied,
+    AlreadyStored,
     Game,
     RoundConflict,
     SheetChanged,
@@ -42,6 +43,7 @@ __all__ = [
     "Dispute",
     "TableCode",
     "AlreadyApplied",
+    "AlreadyStored",
     "FALSE_YANIV_LABELS",
     "PRESET_LABELS",
     "Club",

@@ -9,7 +9,7 @@ transaction, under a row lock on the game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timedelta
 from typing import Any, cast
 from uuid import UUID
@@ -62,6 +62,24 @@ def same_entries(a: rules.Round, b: rules.Round) -> bool:
         and (a.yaniv, a.empty_hand) == (b.yaniv, b.empty_hand)
         and set(a.along) == set(b.along)
     )
+
+
+class AlreadyStored(Exception):
+    """The round's entries equal those of a round stored since the sheet the phone typed it
+    on, by another change than the phone's own: the same round, typed on two phones (docs/
+    game-record.md, "One round, two phones"). Never stored again unless the referee says
+    it is another round."""
+
+    def __init__(self, existing: Round, entries: rules.Round) -> None:
+        self.existing, self.number, self.entries = existing, existing.number, entries
+        super().__init__(
+            gettext("already stored as round %(number)s (from another phone)")
+            % {"number": existing.number}
+        )
+
+
+# The changes that put entries into a round: a round "stored since" a version is one of theirs.
+_ENTERING = ("record", "correct", "resolve")
 
 
 def _user(by: Any) -> Any:
@@ -184,9 +202,13 @@ class Game(SeatChanges, models.Model):
         *,
         by: Any,
         typed_ago: timedelta | None = None,
+        late_reason: str = "",
     ) -> Round:
         """Record the next round from what `parse` reads off the seats (a form): its entries,
         its number and the device's id for it.
+
+        `late_reason`: a director adds a round a phone still held when the game ended at the
+        time limit (its session finished, say), with the reason in the audit log.
 
         The game and its seats are read and locked in one query, and `parse` gets them: the
         entry form is checked against the seats the round is stored on. Whatever `parse`
@@ -212,6 +234,7 @@ class Game(SeatChanges, models.Model):
                     client_id=client_id,
                     seats=seats,
                     entered_at=entered_at,
+                    late_reason=late_reason,
                 )
         except IntegrityError:
             # A phone replaying a change while another request stores it: the database's
@@ -233,6 +256,7 @@ class Game(SeatChanges, models.Model):
         client_id: UUID | None,
         seats: list[Seat],
         entered_at: datetime | None = None,
+        late_reason: str = "",
     ) -> Round:
         if number < 1:
             raise GameError("rounds_from_one", "rounds", round_number=number)
@@ -247,7 +271,10 @@ class Game(SeatChanges, models.Model):
             raise RoundConflict(existing, rows.entries(existing), entries)
         if number != self.round_count + 1:
             raise GameError("rounds_in_order", "rounds", round_number=number)
-        if self.ended_at_time_limit:
+        if self.ended_at_time_limit and not late_reason:
+            raise self._over(number)
+        if late_reason and (not self.ended_at_time_limit or self.signed_off_at is not None):
+            # Only a game the clock ended takes a late round, and only until it is signed off.
             raise self._over(number)
         labels = seat_labels(seats)
         players = tuple(labels[seat.pk] for seat in seats)
@@ -300,14 +327,19 @@ class Game(SeatChanges, models.Model):
         self.round_count = number
         if scored.ends_game:
             self.finished, self.finished_at = True, timezone.now()
+            # A late round that ends the game by the rules ends it so, not by the clock.
+            self.ended_at_time_limit = False
+        elif late_reason:
+            # Added after the time limit: the game stays ended there, its totals final.
+            pass
         elif self._ends_at_the_time_limit(stored):
             # As `end_at_time_limit`: the totals are final, ranked as just computed.
             self.finished, self.finished_at = True, timezone.now()
             self.ended_at_time_limit = True
         self.version += 1
         self.save(update_fields=_GAME_STATE)
-        self._log(GameChange.Action.RECORD, by, number, None, entries, "", client_id)
-        if self.ended_at_time_limit:
+        self._log(GameChange.Action.RECORD, by, number, None, entries, late_reason, client_id)
+        if self.ended_at_time_limit and not late_reason:
             rule = self.table.session.tournament.at_time_limit
             self._log(GameChange.Action.END, by, None, None, None, clock.end_reason(rule))
         self._count_without_confirmation()
@@ -611,6 +643,43 @@ class Game(SeatChanges, models.Model):
         """A change a device sends again (a replayed outbox) is applied once."""
         if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
             raise AlreadyApplied(self.version)
+
+    def rounds_stored_since(
+        self, known: int, mine: Collection[UUID] = ()
+    ) -> list[tuple[Round, rules.Round]]:
+        """The rounds recorded or corrected after version `known` by other changes than
+        `mine` (the phone's own, stored since), with their entries as stored now. No query
+        when every change since is the phone's own (a phone in step)."""
+        if self.version <= known + len(mine):
+            return []
+        numbers = set(
+            self.changes.filter(version__gt=known, action__in=_ENTERING)
+            .exclude(client_id__in=list(mine))
+            .values_list("round_number", flat=True)
+        )
+        if not numbers:
+            return []
+        rows = self.rows()
+        return [(each, rows.entries(each)) for each in rows.rounds if each.number in numbers]
+
+    def check_not_stored_since(
+        self,
+        entries: rules.Round,
+        number: int,
+        *,
+        known: int,
+        mine: Collection[UUID] = (),
+        client_id: UUID | None = None,
+    ) -> None:
+        """`AlreadyStored` if a round stored since version `known` (not by `mine`) has these
+        entries under another number: the same round, typed on two phones. Under the same
+        number it is answered as that round (`_append`); a change sent again (its client id
+        stored) is answered as applied."""
+        for existing, stored in self.rounds_stored_since(known, mine):
+            if existing.number != number and same_entries(stored, entries):
+                if client_id is not None and self.changes.filter(client_id=client_id).exists():
+                    return
+                raise AlreadyStored(existing, entries)
 
     def _over(self, number: int) -> GameError:
         return GameError("game_over", "rounds", round_number=number)

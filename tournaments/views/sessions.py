@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -41,7 +41,7 @@ from tournaments.forms_sessions import (
     RefereesForm,
     SessionStatusForm,
 )
-from tournaments.models import Session, Table, TableCode, Tournament
+from tournaments.models import GameChange, Session, Table, TableCode, Tournament
 from tournaments.models.sessions import BeyondPlan, GamesInPlay, UnfinishedGames
 from tournaments.qr import qr_svg
 from tournaments.views.live import HtmxHttpRequest
@@ -157,9 +157,8 @@ def _render_session(
     players = sorted(
         (seat.player for table in tables for seat in table.seats.all()), key=lambda p: p.name
     )
-    unfinished = (
-        session.unfinished_earlier_tables() if session.status == Session.Status.PLANNED else []
-    )
+    planned = session.status == Session.Status.PLANNED
+    unfinished = session.unfinished_earlier_tables() if planned else []
     playing = _playing_tables(session)
     context = {
         "tournament": session.tournament,
@@ -186,6 +185,7 @@ def _render_session(
         "clock_message": clock_message,
         "end_question": end_question,
         "finish_question": finish_question,
+        "last_changes": _last_changes(tables) if session.status == Session.Status.RUNNING else [],
     }
     if partials:
         # An htmx answer: the first part swaps the target, the others come out of band.
@@ -419,6 +419,18 @@ def session_status(request: HttpRequest, slug: str, number: int) -> HttpResponse
             reverse("manage:session", args=[slug, number]),
         )
     return redirect("manage:session", slug, number)
+
+
+def _last_changes(tables: list[Table]) -> list[dict[str, Any]]:
+    """When each table's last change reached the site (None: nothing yet): finishing the
+    session says so, for a phone offline may still hold rounds (issue 32)."""
+    last = dict(
+        GameChange.objects.filter(game__table__in=tables)
+        .values("game__table")
+        .annotate(last=Max("at"))
+        .values_list("game__table", "last")
+    )
+    return [{"number": table.number, "at": last.get(table.pk)} for table in tables]
 
 
 def _finish(request: HttpRequest, session: Session, *, confirmed: bool) -> HttpResponse:

@@ -37,6 +37,7 @@ from tournaments.forms import (
 )
 from tournaments.models import (
     AlreadyApplied,
+    AlreadyStored,
     Dispute,
     Game,
     GameChange,
@@ -252,7 +253,14 @@ def record_round(
         entrant.table.game.record_parsed(posted, by=entrant.by)
     except RoundConflict as conflict:
         # Never stored as another round: the referee chooses between the two versions.
-        choice = table_page.conflict_choice(conflict, entrant, request)
+        choice = table_page.conflict_choice(conflict, entrant, request, since=posted)
+        status = 200 if request.htmx else 409
+        return table_page.answer(
+            request, entrant.table, entrant.viewer(), conflict=choice, status=status
+        )
+    except AlreadyStored as already:
+        # Typed on another phone too: stored once, unless the referee says it is another.
+        choice = table_page.already_choice(already, entrant, request)
         status = 200 if request.htmx else 409
         return table_page.answer(
             request, entrant.table, entrant.viewer(), conflict=choice, status=status
@@ -378,6 +386,35 @@ def end_game(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
         table.game.end_at_time_limit,
         gettext("Game ended at the time limit."),
     )
+
+
+@require_POST
+def add_late_round(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
+    """A round a phone still held when its game ended at the time limit (the session
+    finished, say): a director adds it from the phone's text, with a reason in the audit
+    log. Its totals count; the game stays ended at the time limit."""
+    table = access.get_table_for_director(request, table_id)
+    reasoned = ReasonForm(request.POST)
+    posted = RoundPost(request.POST, auto_id="late_%s")
+    message = ""
+    if not reasoned.is_valid():
+        message = _errors(reasoned)
+    else:
+        try:
+            table.game.record_parsed(
+                posted, by=request.user, late_reason=reasoned.cleaned_data["reason"]
+            )
+        except FormRefused as refused:
+            message = _errors(refused.form)
+        except (GameError, RoundConflict, AlreadyStored) as error:
+            message = sentence(error)
+        else:
+            if not request.htmx:
+                return redirect(table)
+            number = table.game.round_count
+            message = gettext("Round %(number)s added after the time limit.") % {"number": number}
+            return _render_live(request, table, message=message)
+    return _render_live(request, table, message=message, status=200 if request.htmx else 400)
 
 
 def _reasoned_change(
@@ -580,26 +617,20 @@ def sync(
             )
         else:
             before = game.version
+            posted = RoundPost(request.POST, base=base)
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
                 game.record_parsed(
-                    RoundPost(request.POST, base=base),
+                    posted,
                     by=entrant.by,
                     typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
                 )
             except FormRefused as refused:
                 return _refused(_errors(refused.form))
-            except RoundConflict as conflict:
-                context = {
-                    "table": table,
-                    "conflict": table_page.conflict_choice(
-                        conflict, entrant, request, device=True
-                    ),
-                    **table_page.address(table, code),
-                }
-                html = render_to_string("tournaments/table.html#conflict", context, request)
+            except (RoundConflict, AlreadyStored) as refused:
+                status, http_status, extra = _not_stored(request, entrant, code, refused, posted)
                 game.refresh_from_db(fields=["version"])
-                return answer("conflict", 409, html=html)
+                return answer(status, http_status, **extra)
             if game.version == before:
                 # The same round was stored already (another device typed it too).
                 return answer("same")
@@ -608,10 +639,42 @@ def sync(
         return answer("replayed")
     except SheetChanged:
         game.refresh_from_db(fields=["version"])
-        return answer("stale", 409, message=sentence(SheetChanged()))
+        # The rounds other phones stored since: the phone's waiting rounds among them are
+        # those rounds, never sent again under new numbers.
+        typed_on = RoundPost(request.POST, base=base)
+        since = table_page.stored_since(game, typed_on.known, typed_on.mine)
+        return answer("stale", 409, message=sentence(SheetChanged()), since=since)
     except GameError as error:
         return _refused(sentence(error))
     return answer("stored")
+
+
+def _not_stored(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    code: str | None,
+    refused: RoundConflict | AlreadyStored,
+    posted: RoundPost,
+) -> tuple[str, int, dict[str, Any]]:
+    """A round the sync did not store, as its answer: a conflict to choose on (with the
+    rounds stored since the phone's version), or a round already stored from another phone
+    (the phone drops its copy and shows why; it may still say "this is another round")."""
+    table = entrant.table
+    if isinstance(refused, AlreadyStored):
+        choice = table_page.already_choice(refused, entrant, request, device=True)
+        html = _conflict_html(request, table, code, choice)
+        return "already", 200, {"html": html, "number": refused.number}
+    choice = table_page.conflict_choice(refused, entrant, request, device=True, since=posted)
+    html = _conflict_html(request, table, code, choice)
+    return "conflict", 409, {"html": html, "since": choice["since_records"]}
+
+
+def _conflict_html(
+    request: HtmxHttpRequest, table: Table, code: str | None, choice: dict[str, Any]
+) -> str:
+    """The panel the phone shows for a round the server would not store as it is."""
+    context = {"table": table, "conflict": choice, **table_page.address(table, code)}
+    return render_to_string("tournaments/table.html#conflict", context, request)
 
 
 def _int_or_none(text: str) -> int | None:

@@ -19,6 +19,7 @@ PRECACHE = (
     "js/hall.js",
     "js/site.js",
     "js/table.js",
+    "js/table-early.js",
     "js/yaniv-engine.js",
     "vendor/idb-keyval/umd.js",
     "django_htmx/htmx-2.min.js",
