@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from scoring.rules import BELGIAN, Game, GameError, Round, check_players, score_game
+from scoring.rules import BELGIAN, Game, GameError, Round, check_players, check_round, score_game
 
 
 def refusal(call) -> GameError:
@@ -49,3 +49,15 @@ def test_a_game_keeps_its_players_and_rounds_as_given_in_seat_order():
     assert game.players == ("Ann", "Bart")
     assert isinstance(game.rounds, tuple) and len(game.rounds) == 1
     assert score_game(game).players == ("Ann", "Bart")
+
+
+def test_hands_for_someone_else_instead_of_a_player_are_refused_as_the_hands_entry():
+    entries = Round({"Ann": 0, "Zoe": 3}, yaniv="Ann")
+    error = refusal(lambda: check_round(["Ann", "Bart"], entries, 4))
+    assert (error.code, error.field, error.round_number) == ("hands_name_players", "hands", 4)
+
+
+def test_an_empty_hand_of_someone_not_at_the_table_is_refused_as_the_empty_hand_entry():
+    entries = Round({"Ann": 0, "Bart": 3}, empty_hand="Zoe")
+    error = refusal(lambda: check_round(["Ann", "Bart"], entries, 2))
+    assert (error.code, error.field, error.round_number) == ("empty_hand_unknown", "empty_hand", 2)
