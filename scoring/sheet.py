@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from scoring import rules
 from scoring.errors import GameWarning, gettext_noop
-from scoring.rules import Game, GameResult, Round, RoundKind, Ruleset
+from scoring.rules import Game, GameResult, Round, RoundKind, RoundResult, Ruleset
 
 
 class Mark(enum.StrEnum):
@@ -152,6 +152,19 @@ class Scores:
     bonuses: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     resets: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, scored: RoundResult) -> Scores:
+        """The numbers of a round the engine scored."""
+        return cls(
+            scored.kind,
+            scored.points,
+            scored.reductions,
+            scored.totals,
+            joined=scored.joined,
+            bonuses=scored.bonuses,
+            resets=scored.resets,
+        )
+
 
 def round_notes(scores: Scores) -> tuple[RoundNote, ...]:
     """What the round's house rules did, for the sheet's notes."""
@@ -262,15 +275,7 @@ def score_sheet(game: Game, result: GameResult) -> ScoreSheet:
         [
             (
                 entries,
-                Scores(
-                    scored.kind,
-                    scored.points,
-                    scored.reductions,
-                    scored.totals,
-                    joined=scored.joined,
-                    bonuses=scored.bonuses,
-                    resets=scored.resets,
-                ),
+                Scores.of(scored),
             )
             for entries, scored in zip(game.rounds, result.rounds, strict=True)
         ],
@@ -371,17 +376,7 @@ def round_preview(game: Game, entries: Round) -> RoundPreview:
         winners=result.winners,
         ruleset=game.ruleset,
         warnings=rules.round_warnings(entries, game.ruleset),
-        notes=round_notes(
-            Scores(
-                scored.kind,
-                scored.points,
-                scored.reductions,
-                scored.totals,
-                joined=scored.joined,
-                bonuses=scored.bonuses,
-                resets=scored.resets,
-            )
-        ),
+        notes=round_notes(Scores.of(scored)),
     )
 
 

@@ -23,7 +23,6 @@ from typing import Any, NamedTuple, TypeVar
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -35,7 +34,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.clock import clock_state
 from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
-from yaniv_club.addresses import network
+from yaniv_club.addresses import count, network
 
 T = TypeVar("T")
 
@@ -144,16 +143,6 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
-def _count_miss(key: str, window: int) -> int:
-    """One more under `key` (a wrong guess, a download; kept for the window): the count now."""
-    cache.add(key, 0, window)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between the two calls
-        cache.set(key, 1, window)
-        return 1
-
-
 def guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:
     """What `find` finds, whoever asks: a right code or screen link is never refused (at a
     club night every phone shares the venue's one public address). Only wrong guesses count,
@@ -175,8 +164,8 @@ def count_wrong_guess(request: HttpRequest) -> None:
     window = getattr(settings, "CODE_GUESS_WINDOW", 15 * 60)
     now = int(timezone.now().timestamp())
     number = now // window
-    mine = _count_miss(f"table-code-misses:{number}:{network(client_address(request))}", window)
-    everyone = _count_miss(f"table-code-misses:{number}:*", window)
+    mine = count(f"table-code-misses:{number}:{network(client_address(request))}", window)
+    everyone = count(f"table-code-misses:{number}:*", window)
     if mine > getattr(settings, "CODE_GUESSES", 20) or everyone > getattr(
         settings, "CODE_GUESSES_ALL", 500
     ):
@@ -477,8 +466,8 @@ def downloads_limited(view: Callable[..., Any]) -> Callable[..., Any]:
         window = 60
         now = int(timezone.now().timestamp())
         number = now // window
-        count = _count_miss(f"downloads:{number}:{network(client_address(request))}", window)
-        if count > getattr(settings, "DOWNLOADS_PER_MINUTE", 30):
+        downloads = count(f"downloads:{number}:{network(client_address(request))}", window)
+        if downloads > getattr(settings, "DOWNLOADS_PER_MINUTE", 30):
             wait = (number + 1) * window - now
             response = HttpResponse(
                 gettext(
