@@ -263,7 +263,8 @@ def test_applying_the_suggestion_reseats_the_session_and_marks_who_moved(day, di
     session.refresh_from_db()
     assert sorted(len(table) for table in names_of(session)) == [3, 4]
     assert drawn(session) == set(NAMES[:9]) - set(four[:2])
-    assert session.seating == Session.Seating.MANUAL
+    assert session.seating == Session.Seating.REBALANCED
+    assert session.get_seating_display() == "Rebalanced after check-in"
     (moved,) = [step.player for step in suggestion.moves if step.changes_table]
     assert moved in session.moved_players
     assert session.rebalance() is None

@@ -138,11 +138,19 @@ class Session(models.Model):
         CLUBS_LAST = "clubs_last", _("Random, clubs apart if possible")
         STANDINGS = "standings", _("By standings (similar ranks together)")
         MANUAL = "manual", _("Manual")
+        # A draw the rebalance changed after players came or went (issue 33.8: it read
+        # "by hand", which the director never did).
+        REBALANCED = "rebalanced", _("Rebalanced after check-in")
 
         @classmethod
         def drawn(cls) -> list[tuple[str, Any]]:
-            """The methods a director draws with (manual is what swaps and moves make)."""
-            return [(value, label) for value, label in cls.choices if value != cls.MANUAL]
+            """The methods a director draws with (swaps and moves make a manual seating, the
+            rebalance a rebalanced one)."""
+            return [
+                (value, label)
+                for value, label in cls.choices
+                if value not in (cls.MANUAL, cls.REBALANCED)
+            ]
 
     tournament = models.ForeignKey(
         "tournaments.Tournament",
@@ -416,7 +424,7 @@ class Session(models.Model):
                 raise Refused("rebalance_needless")
             if self.rebalance_key(rebalanced) != key:
                 raise Refused("rebalance_changed")
-            self.seat(rebalanced.draw, self.Seating.MANUAL)
+            self.seat(rebalanced.draw, self.Seating.REBALANCED)
         logger.info(
             "rebalance: session %s of %s by %s: %s",
             self.number,
