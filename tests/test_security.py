@@ -249,8 +249,10 @@ def test_the_api_refuses_every_write(world):
     assert row_counts() == before
 
 
-# Writes that create something of one's own: any tournament director may organise a season.
-OPEN_TO_EVERY_DIRECTOR = {"public:season_new"}
+# Writes that create something of one's own: any tournament director may organise a season;
+# and merges players seen only in the tournaments they direct (issue 33.6), which this world's
+# other director has none of: the form refuses the pair posted, and saves nothing.
+OPEN_TO_EVERY_DIRECTOR = {"public:season_new", "manage:merge_players"}
 # Anyone who may see a player opts a phone in or out (no account): a post without a phone's
 # keys is refused (400, or 404 on a site without VAPID keys) and saves nothing; a forged
 # "Stop these" token is a 404. Its own test: tests/notifications/test_views.py.
@@ -283,7 +285,7 @@ def test_every_write_refuses_strangers_and_changes_nothing(world, who):
             assert response.status_code in (400, 404), (who, url, response.status_code)
             continue
         if who == "other_director" and name in OPEN_TO_EVERY_DIRECTOR:
-            # Their own new season: the form refuses what was posted, and saves nothing.
+            # Their own new season, or a merge: the form refuses what was posted, saves nothing.
             assert response.status_code == 400, (who, url, response.status_code)
             continue
         if name in BY_TOKEN:

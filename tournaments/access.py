@@ -74,6 +74,20 @@ def can_referee(user: Any, table: Table) -> bool:
     return can_direct(user, tournament)
 
 
+def can_sign_off(user: Any, table: Table) -> bool:
+    """Directors; the table's referee while the tournament runs, its session finished or not:
+    the players check the sheet once the clock has ended play (issue 33.6)."""
+    if not user.is_authenticated:
+        return False
+    if (
+        table.referee_id == user.pk
+        and not table.game.signed_off
+        and table.session.tournament.status == Tournament.Status.RUNNING
+    ):
+        return True
+    return can_direct(user, table.session.tournament)
+
+
 def can_see_names(user: Any, table: Table) -> bool:
     """Account names (who entered, who changed) are for the people running the table."""
     return user.is_authenticated and (
@@ -396,6 +410,7 @@ class Viewer(NamedTuple):
     show_names: bool
     code: str | None
     table_id: int
+    may_sign_off: bool = False
 
     @property
     def ns(self) -> str:
@@ -437,12 +452,23 @@ def _viewer(user: Any, table: Table, code: str | None) -> Viewer:
         show_names=can_see_names(user, table),
         code=None,
         table_id=table.pk,
+        may_sign_off=can_sign_off(user, table),
     )
 
 
 def get_table_for_referee(request: HttpRequest, table_id: int) -> Table:
     """The table for who may record at it by account; 403 for who may only follow it."""
     return get_entrant(request, table_id).table
+
+
+def get_table_to_sign_off(request: HttpRequest, table_id: int) -> Table:
+    """The table for who may sign its sheet off (`can_sign_off`); 403 for anyone else."""
+    table = _table(request, table_id, None)
+    if not can_sign_off(request.user, table):
+        raise PermissionDenied(
+            gettext("Only the table's referee or a director can change this game.")
+        )
+    return table
 
 
 def get_table_for_director(request: HttpRequest, table_id: int) -> Table:

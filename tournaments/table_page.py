@@ -218,6 +218,7 @@ def page_values(
         "tournament": table.session.tournament,
         "game": game,
         "editable": editable,
+        "may_sign_off": viewer.may_sign_off,
         "is_director": is_director,
         "show_names": viewer.show_names,
         "ns": viewer.ns,

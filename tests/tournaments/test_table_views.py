@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import HTMX, make_table, make_tournament, make_user, record
-from tournaments.models import GameChange, Round
+from tournaments.models import GameChange, Round, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -510,6 +510,37 @@ def test_the_referee_signs_off_a_finished_sheet(referee_client, table, referee):
     table.game.refresh_from_db()
     assert table.game.signed_off_by == referee
     assert GameChange.objects.filter(action="sign_off", user=referee).count() == 1
+
+
+def test_the_referee_signs_off_after_the_session_is_finished(referee_client, table, referee):
+    # Issue 33.6: the director finished the session while the players checked the sheet;
+    # the referee could not sign it any more.
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.session.status = Session.Status.FINISHED
+    table.session.save(update_fields=["status"])
+    page = referee_client.get(reverse("tables:detail", args=[table.pk])).content.decode()
+    assert "Sign off the sheet" in page
+    table.game.refresh_from_db()
+    post = {"version": table.game.version}
+    response = referee_client.post(reverse("tables:sign_off", args=[table.pk]), post, headers=HTMX)
+    assert f"Signed off by {referee.username}" in response.content.decode()
+    table.game.refresh_from_db()
+    assert table.game.signed_off_by == referee
+    # Entry stays closed: signing is all the referee may still do.
+    recorded = referee_client.post(reverse("tables:record", args=[table.pk]), entries())
+    assert recorded.status_code == 403
+
+
+def test_another_referee_cannot_sign_off_a_finished_session_s_sheet(client, table, referee):
+    record(table.game, referee, *[DIRK_45] * 4)
+    table.session.status = Session.Status.FINISHED
+    table.session.save(update_fields=["status"])
+    client.force_login(make_user("other-referee"))
+    table.game.refresh_from_db()
+    post = {"version": table.game.version}
+    assert client.post(reverse("tables:sign_off", args=[table.pk]), post).status_code == 403
+    table.game.refresh_from_db()
+    assert table.game.signed_off_at is None
 
 
 def test_an_unfinished_game_cannot_be_signed_off(referee_client, table, referee):

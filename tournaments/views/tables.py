@@ -203,7 +203,7 @@ def _closed_code_page(request: HtmxHttpRequest, closed: TableCode) -> HttpRespon
 @require_POST
 def sign_off(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     """The referee signs the finished sheet off, as the players sign the paper one."""
-    table = access.get_table_for_referee(request, table_id)
+    table = access.get_table_to_sign_off(request, table_id)
     form = VersionForm(request.POST)
     message = gettext("Sheet signed off.")
     if not form.is_valid():
