@@ -16,6 +16,8 @@ from django.core.management import CommandError, call_command
 from django.db import OperationalError
 from django.urls import reverse
 
+from hall.models import HallScreen
+from seasons.models import Season
 from tests.factories import make_table, make_user
 from tournaments.models import Tournament
 from yaniv_club.logs import AnsweredUnavailable, JsonFormatter
@@ -361,3 +363,16 @@ def test_gunicorn_with_the_repositorys_config_sends_no_server_header_and_opens_n
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_load_demo_names_the_demo_in_the_language_asked():
+    # Issue 33.8: the demo's tournaments, screens and hall message read English on nl pages.
+    call_command("load_demo", "--force", "--language", "nl", stdout=io.StringIO())
+    names = set(Tournament.objects.values_list("name", flat=True))
+    assert names == {"Belgisch Kampioenschap 2026 (demo)", "Clubavond november 2026 (demo)"}
+    screen = HallScreen.objects.get(number=1)
+    season = Season.objects.get()
+    assert season.name == "Klassement Yaniv Club Gent 2026 (demo)"
+    assert screen.name == "Grote zaal" and screen.message.startswith("Sessie 2 is bezig")

@@ -7,9 +7,25 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
+from hall.models import HallScreen
+from seasons.models import Season
 from tournaments.models import Round, Session, SessionClockEvent, Tournament
+
+# The demo's own words, in the language it is loaded in (a club types its tournaments' names
+# and the hall's message in its own language: issue 33.8 saw English ones on Dutch pages).
+TOURNAMENT_NAMES = {
+    "belgisch-kampioenschap-2026": gettext_noop("Belgian Championship 2026 (demo)"),
+    "clubavond-november-2026": gettext_noop("Club night November 2026 (demo)"),
+}
+SEASON_NAME = gettext_noop("Yaniv Club Gent ranking 2026 (demo)")
+SCREEN_NAMES = {1: gettext_noop("Main hall"), 2: gettext_noop("Bar")}
+HALL_MESSAGE = gettext_noop(
+    "Session 2 is under way: 90 minutes on the clock. When it reaches 0:00, finish the round "
+    "being played: it is the last. Prize-giving at 18:00 by the bar."
+)
 
 
 class Command(BaseCommand):
@@ -26,8 +42,16 @@ class Command(BaseCommand):
             action="store_true",
             help="load it with DEBUG off too (a demonstration site, never a real one)",
         )
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _ in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the language of the demo's names and hall message (the players' are names)",
+        )
 
-    def handle(self, *args: object, force: bool = False, **options: object) -> None:
+    def handle(
+        self, *args: object, force: bool = False, language: str = "en", **options: object
+    ) -> None:
         if not settings.DEBUG and not force:
             raise CommandError(
                 "DEBUG is off: this looks like a production site, and the demo's accounts "
@@ -41,7 +65,20 @@ class Command(BaseCommand):
         with transaction.atomic():
             call_command("loaddata", "demo", verbosity=0)
             restart_clocks(timezone.now())
+            with translation.override(language):
+                name_in_language()
         self.stdout.write(self.style.SUCCESS("Demo loaded (see README for accounts)."))
+
+
+def name_in_language() -> None:
+    """The demo's names and hall message in the active language."""
+    for slug, name in TOURNAMENT_NAMES.items():
+        Tournament.objects.filter(slug=slug).update(name=gettext(name))
+    Season.objects.filter(name=SEASON_NAME).update(name=gettext(SEASON_NAME))
+    screens = HallScreen.objects.filter(tournament__slug="belgisch-kampioenschap-2026")
+    for number, name in SCREEN_NAMES.items():
+        screens.filter(number=number).update(name=gettext(name))
+    screens.filter(number=1).update(message=gettext(HALL_MESSAGE))
 
 
 def restart_clocks(now: datetime) -> int:
