@@ -13,7 +13,7 @@
   on the public pages (their kept fragments expire then too): the tag changes with that
   window.
 - **The rate limit** (`AddressThrottle`): at most `API_REQUESTS` requests per `API_WINDOW`
-  seconds from one client (`yaniv_club.addresses.client_network`: the address behind the
+  seconds from one client (`tournaments.addresses.client_network`: the address behind the
   trusted proxies, an IPv6 one by its /64), counted in Django's cache (Redis with `CACHE_URL`:
   shared by every worker); beyond it `429` with `Retry-After`.
 - **Errors**: JSON `{"code": …, "detail": …}` with a code a program can test
@@ -45,9 +45,8 @@ from ninja.errors import HttpError, Throttled, ValidationError
 from ninja.params import HeaderEx, P
 from ninja.throttling import BaseThrottle
 
-from tournaments import caching
-from yaniv_club import addresses
-from yaniv_club.addresses import client_network
+from tournaments import addresses, caching
+from tournaments.addresses import client_network
 
 T = TypeVar("T")
 
@@ -222,7 +221,7 @@ def _limit() -> tuple[int, int]:
 
 class AddressThrottle(BaseThrottle):
     """At most API_REQUESTS requests per API_WINDOW seconds from one client (an IPv6 /64:
-    `yaniv_club.addresses`).
+    `tournaments.addresses`).
 
     Counted in fixed windows of the clock (one cache key per address and window, added then
     incremented: atomic in Redis and memcached), so that nothing is kept per request and the

@@ -21,8 +21,8 @@ it times, `--repeat` times, interleaved, and prints the medians:
   same floor, for information: what the pure Python costs beside reading the rows.
 
 Queries are counted in one extra run of each figure; the statistics must stay within three
-queries and the page within four, whatever the history, or the benchmark fails. DEBUG is off
-while it measures. `--in-place` builds in the configured database instead, inside a
+queries and the page within six (it polls: issue 33), whatever the history, or the benchmark
+fails. DEBUG is off while it measures. `--in-place` builds in the configured database instead, inside a
 transaction rolled back at the end (the tests use it).
 
     .venv/bin/python -m bench statistics [--games 10000] [--repeat 5] [--no-fail]
@@ -69,7 +69,8 @@ GOAL = 3.0
 # The throwaway database's name on PostgreSQL (SQLite's is in memory).
 THROWAWAY = "yaniv_bench_statistics"
 START = datetime.date(2006, 1, 7)
-MAX_QUERIES = {"player statistics": 3, "statistics page": 4}
+# The page: the statistics, the access check, and the poll's version (issue 33: it polls).
+MAX_QUERIES = {"player statistics": 3, "statistics page": 6}
 FIGURES = (
     Figure("player statistics", "raw SQL of the player's hands", GOAL),
     Figure("statistics page", "raw SQL of the player's hands", None),

@@ -19,10 +19,9 @@ from notifications import push
 from notifications.forms import EndpointForm, SubscriptionForm
 from notifications.models import Subscription, expiry_for, subscribe
 from notifications.tasks import subscription_of
-from tournaments import access
+from tournaments import access, addresses
+from tournaments.addresses import client_network
 from tournaments.models import Player, Seat, Table, Tournament
-from yaniv_club import addresses
-from yaniv_club.addresses import client_network
 
 
 def _language(request: HttpRequest) -> str:

@@ -32,9 +32,9 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+from tournaments.addresses import client_address, count, network
 from tournaments.clock import clock_state
 from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
-from yaniv_club.addresses import count, network
 
 T = TypeVar("T")
 
@@ -144,17 +144,6 @@ class TooManyGuesses(Exception):
     def __init__(self, retry_after: int) -> None:
         super().__init__(retry_after)
         self.retry_after = retry_after
-
-
-def client_address(request: HttpRequest) -> str:
-    """The client's address: behind a trusted proxy, the one it says it forwarded for."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    if proxies and forwarded:
-        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
-        if len(addresses) >= proxies:
-            return addresses[-proxies]
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def guessed(request: HttpRequest, find: Callable[[], T | None]) -> T:

@@ -148,7 +148,7 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # The address is the client's, not the proxy's: behind TRUSTED_PROXY_COUNT proxies, the one
 # they forwarded for (the same rule as the table codes' guess limit). Without it, every client
 # behind the proxy shares its address, and anyone could lock any known username.
-AXES_CLIENT_IP_CALLABLE = "tournaments.access.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournaments.addresses.client_address"
 
 ROOT_URLCONF = "yaniv_club.urls"
 

@@ -1,5 +1,4 @@
-"""What bench phone calls "inputs usable" and "script ready", in a page of the test's own,
-in Chromium started as the benchmark starts it."""
+"""What bench phone calls "inputs usable" and "script ready", in a page of the test's own."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bench.phone import CHROMIUM, CHROMIUM_ARGS, MARKS_SCRIPT
+from bench.phone import CHROMIUM, MARKS_SCRIPT
 
 pytestmark = [
     pytest.mark.browser,
@@ -21,15 +20,13 @@ FORM = '<form id="round-form"><input class="hand" aria-label="Hand"></form>'
 
 
 @pytest.fixture
-def phone() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page()
-        page.add_init_script(MARKS_SCRIPT)
-        yield page
-        browser.close()
+def phone(browser: Any) -> Iterator[Any]:
+    # pytest-playwright's browser: a second sync_playwright() in a worker that already runs
+    # one (every other browser test's) is refused ("Sync API inside the asyncio loop").
+    page = browser.new_page()
+    page.add_init_script(MARKS_SCRIPT)
+    yield page
+    page.context.close()
 
 
 # Two drawn frames: the marks are taken at each.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
@@ -29,12 +30,19 @@ def network(address: str) -> str:
     return str(parsed)
 
 
-def client_network(request: HttpRequest) -> str:
-    """The request's client (`tournaments.access.client_address`, behind the trusted proxies)
-    as a limit counts it."""
-    # Imported here: tournaments.access may key its own limits with `network`.
-    from tournaments.access import client_address
+def client_address(request: HttpRequest) -> str:
+    """The client's address: behind a trusted proxy, the one it says it forwarded for."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    proxies = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
+    if proxies and forwarded:
+        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+        if len(addresses) >= proxies:
+            return addresses[-proxies]
+    return str(request.META.get("REMOTE_ADDR", ""))
 
+
+def client_network(request: HttpRequest) -> str:
+    """The request's client (behind the trusted proxies) as a limit counts it."""
     return network(client_address(request))
 
 
