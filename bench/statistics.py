@@ -22,8 +22,8 @@ it times, `--repeat` times, interleaved, and prints the medians:
 
 Queries are counted in one extra run of each figure; the statistics must stay within three
 queries and the page within six (it polls: issue 33), whatever the history, or the benchmark
-fails. DEBUG is off while it measures. `--in-place` builds in the configured database instead, inside a
-transaction rolled back at the end (the tests use it).
+fails. DEBUG is off while it measures. `--in-place` builds in the configured database
+instead, inside a transaction rolled back at the end (the tests use it).
 
     .venv/bin/python -m bench statistics [--games 10000] [--repeat 5] [--no-fail]
 """
