@@ -20,6 +20,7 @@ from django.utils import translation
 
 from printing import pdfs
 from scoring import rules, standings
+from scoring.errors import ENGINE_CODES, GAME_MESSAGES
 from scoring.sheet import Mark
 from tests.factories import HTMX, make_table, record
 from tests.pofile import Entry, read
@@ -798,3 +799,12 @@ def test_french_says_vous_everywhere_the_notifications_included():
         if re.search(r"\b(?:tu|ton|ta|tes|toi)\b", text, flags=re.I)
     ]
     assert familiar == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_scripts_engine_errors_speak_the_pages_language(language):
+    # Issue 33.7: 13 of the phone engine's messages stayed English on a Dutch or French page.
+    with translation.override(language):
+        errors = texts.script_texts("belgian")["errors"]
+    english = {code: errors[code] for code in ENGINE_CODES if errors[code] == GAME_MESSAGES[code]}
+    assert english == {}
