@@ -19,7 +19,7 @@ from tournaments.models import Player, Tournament
 
 NAMES = ["Ann", "Bart", "Chris", "Dirk", "Eva", "Finn", "Gina", "Hugo"]
 # A poll a second, and time for the page to take it.
-SOON = {"timeout": 6000}
+SOON = 6000  # ms: within one poll (1 s) and a slow machine's margin
 
 
 def opened(context, url: str, problems: list[str]) -> Page:
@@ -60,46 +60,46 @@ def test_pages_opened_before_the_draw_show_every_change_of_the_day(
 
     # The draw: the tournament's page lists the session, Ann's page her table and seat.
     session = tournament.open_session("random", 1)
-    expect(page.locator("#live")).to_contain_text("Session 1: planned", **SOON)
+    expect(page.locator("#live")).to_contain_text("Session 1: planned", timeout=SOON)
     table = session.tables.get(seats__player=ann)
     expect(player.locator("#live")).to_contain_text(
-        re.compile(rf"Session 1 · table {table.number}, seat \d"), **SOON
+        re.compile(rf"Session 1 · table {table.number}, seat \d"), timeout=SOON
     )
 
     # The start: running everywhere, the standings' tab for session 1.
     session.start(by=director)
-    expect(page.locator("#live")).to_contain_text("Session 1 running", **SOON)
-    expect(standings.locator("#live nav")).to_contain_text("Session 1", **SOON)
+    expect(page.locator("#live")).to_contain_text("Session 1 running", timeout=SOON)
+    expect(standings.locator("#live nav")).to_contain_text("Session 1", timeout=SOON)
 
     # A round at Ann's table: her page shows it.
     names = [seat.player.name for seat in table.seats.order_by("position")]
     hands = dict(zip(names, [1, 9, 8, 7], strict=True))
     record(table.game, referee, {"hands": hands, "yaniv": names[0]})
-    expect(player.locator("#live")).to_contain_text(re.compile(r"after 1 round\b"), **SOON)
+    expect(player.locator("#live")).to_contain_text(re.compile(r"after 1 round\b"), timeout=SOON)
 
     # Every game over: the standings rank everyone, Ann's page gives her rank.
     play_out(session, referee)
-    expect(standings.locator("#live table.standings")).to_contain_text("Ann", **SOON)
-    expect(player.locator("#live")).to_contain_text("Place", **SOON)
+    expect(standings.locator("#live table.standings")).to_contain_text("Ann", timeout=SOON)
+    expect(player.locator("#live")).to_contain_text("Place", timeout=SOON)
     session.finish(by=director)
-    expect(page.locator("#live")).to_contain_text("Session 1: finished", **SOON)
+    expect(page.locator("#live")).to_contain_text("Session 1: finished", timeout=SOON)
 
     # The final: drawn, played (the standings so far, then final), finished.
     final = tournament.open_final()
     final.start(by=director)
     expect(standings.locator("#live")).to_contain_text(
-        "Standings so far · the final is being played", **SOON
+        "Standings so far · the final is being played", timeout=SOON
     )
     expect(hall.locator("[data-view=standings]")).to_have_attribute(
-        "data-title", "Standings so far · the final is being played", **SOON
+        "data-title", "Standings so far · the final is being played", timeout=SOON
     )
     play_out(final, referee)
-    expect(standings.locator("#live h2").first).to_have_text("Final standings", **SOON)
+    expect(standings.locator("#live h2").first).to_have_text("Final standings", timeout=SOON)
     expect(hall.locator("[data-view=standings]")).to_have_attribute(
-        "data-title", "Final standings", **SOON
+        "data-title", "Final standings", timeout=SOON
     )
     final.finish(by=director)
-    expect(page.locator("#live .meta").first).to_contain_text("Finished", **SOON)
+    expect(page.locator("#live .meta").first).to_contain_text("Finished", timeout=SOON)
     # The same pages all along: never reloaded.
     for each in (page, standings, player, hall):
         assert each.evaluate("performance.getEntriesByType('navigation').length") == 1

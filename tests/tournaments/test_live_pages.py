@@ -99,7 +99,7 @@ def session(tournament: Tournament, number: int) -> Session:
     return tournament.sessions.get(number=number)
 
 
-def the_day(tournament: Tournament, director, referee) -> list[tuple[str, Callable[[], None]]]:
+def the_day(tournament: Tournament, director, referee) -> list[tuple[str, Callable[[], object]]]:
     """Each step's name and what the director or a referee does."""
 
     def first_round() -> None:
