@@ -32,7 +32,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from tournaments.addresses import client_address, count, network
+from tournaments.addresses import client_network, count
 from tournaments.clock import clock_state
 from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
 
@@ -167,7 +167,7 @@ def count_wrong_guess(request: HttpRequest) -> None:
     window = getattr(settings, "CODE_GUESS_WINDOW", 15 * 60)
     now = int(timezone.now().timestamp())
     number = now // window
-    mine = count(f"table-code-misses:{number}:{network(client_address(request))}", window)
+    mine = count(f"table-code-misses:{number}:{client_network(request)}", window)
     everyone = count(f"table-code-misses:{number}:*", window)
     if mine > getattr(settings, "CODE_GUESSES", 20) or everyone > getattr(
         settings, "CODE_GUESSES_ALL", 500
@@ -481,7 +481,7 @@ def downloads_limited(view: Callable[..., Any]) -> Callable[..., Any]:
         window = 60
         now = int(timezone.now().timestamp())
         number = now // window
-        downloads = count(f"downloads:{number}:{network(client_address(request))}", window)
+        downloads = count(f"downloads:{number}:{client_network(request)}", window)
         if downloads > getattr(settings, "DOWNLOADS_PER_MINUTE", 30):
             wait = (number + 1) * window - now
             response = HttpResponse(

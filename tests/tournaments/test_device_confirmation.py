@@ -12,7 +12,7 @@ from tests.factories import HTMX
 from tests.tournaments.test_confirmation_and_disputes import agree, club_table, finish
 from tournaments.access import DEVICE_COOKIE
 from tournaments.models import Confirmation, Dispute, TableCode, Tournament
-from tournaments.models.games import DISPUTES_PER_MINUTE
+from tournaments.models.agreement import DISPUTES_PER_MINUTE
 
 pytestmark = pytest.mark.django_db
 

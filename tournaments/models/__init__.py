@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tournaments.models.accounts import AccountOrigin
 from tournaments.models.adjustments import Adjustment, AdjustmentChange
+from tournaments.models.agreement import TooManyDisputes
 from tournaments.models.checkin import Door, EntryRequest
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.games import (
@@ -21,7 +22,6 @@ from tournaments.models.games import (
     Game,
     RoundConflict,
     SheetChanged,
-    TooManyDisputes,
     same_entries,
 )
 from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge

@@ -25,13 +25,7 @@ from scoring.errors import GameError
 from scoring.records import round_to_record
 from tournaments import clock, metrics, signals
 from tournaments.models import raw_reads
-from tournaments.models.agreement import (  # noqa: F401  (callers import them from here)
-    DISPUTES_PER_MINUTE,
-    OPEN_DISPUTES_PER_GAME,
-    Agreement,
-    TooManyDisputes,
-    _user,
-)
+from tournaments.models.agreement import Agreement, _user
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
