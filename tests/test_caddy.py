@@ -1,6 +1,6 @@
 """The deploy's Caddy configuration (deploy/yaniv.caddy) in front of a production gunicorn:
-what it compresses (never HTML: BREACH), the static files' and the service worker's caching,
-the metrics kept from the public."""
+what it compresses (no HTML: the site gzips its pages but those holding a secret, BREACH),
+the static files' and the service worker's caching, the metrics kept from the public."""
 
 from __future__ import annotations
 
@@ -111,12 +111,20 @@ def get(url: str, **headers: str) -> httpx.Response:
     return httpx.get(url, headers={"Accept-Encoding": "gzip", **headers}, trust_env=False)
 
 
-def test_html_pages_carrying_the_csrf_token_are_never_compressed(site):
+def test_the_login_page_is_never_compressed(site):
     page = get(f"{site}/accounts/login/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "csrfmiddlewaretoken" in page.text
     assert "content-encoding" not in page.headers
     assert "server" not in page.headers
+
+
+def test_a_public_page_reaches_the_phone_gzipped_once(site):
+    page = get(f"{site}/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    # Django's gzip (with its random padding), passed through by Caddy, not encoded again.
+    assert page.headers["content-encoding"] == "gzip"
+    assert "Yaniv Club" in page.text
 
 
 def test_the_api_json_is_compressed(site):

@@ -78,6 +78,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First and (but for axes) last: the request's latency and answer as the client had them.
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # Outside everything that writes a page's body: the HTML as sent, gzipped but where its
+    # URL holds a secret (BREACH: yaniv_club/middleware.py).
+    "yaniv_club.middleware.PageCompressionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy (SECURE_CSP below), on static files too.
     "yaniv_club.csp.ContentSecurityPolicyMiddleware",
