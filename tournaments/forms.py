@@ -74,6 +74,9 @@ class RoundForm(forms.Form):
                     }
                 ),
             )
+        if self.counts_jokers:
+            for seat, label in self.playing:
+                self.fields[self.jokers_field(seat)] = self._jokers_field(label)
         self.ending_field.choices = [
             (f"{kind}:{seat.position}", label)
             for kind in ("yaniv", "empty")
@@ -85,6 +88,29 @@ class RoundForm(forms.Form):
             if ruleset.automatic_assaf
             else [(str(seat.position), label) for seat, label in self.playing]
         )
+
+    def _jokers_field(self, label: str) -> forms.IntegerField:
+        """The jokers a player still held (blank: none), where an option counts them."""
+        most = self.ruleset.max_jokers
+        message = gettext("%(player)s's jokers must be a whole number from 0 to %(max)s.") % {
+            "player": label,
+            "max": most,
+        }
+        return forms.IntegerField(
+            label=gettext("Jokers held by %(player)s") % {"player": label},
+            min_value=0,
+            max_value=most,
+            required=False,
+            error_messages={"invalid": message, "min_value": message, "max_value": message},
+            widget=forms.NumberInput(
+                attrs={"inputmode": "numeric", "autocomplete": "off", "class": "jokers"}
+            ),
+        )
+
+    @property
+    def counts_jokers(self) -> bool:
+        """An option counts the jokers a player still held: the form asks for them."""
+        return bool(self.ruleset.joker_held or self.ruleset.joker_value)
 
     @property
     def ending_field(self) -> forms.ChoiceField:
@@ -126,6 +152,10 @@ class RoundForm(forms.Form):
     def hand_field(seat: Seat) -> str:
         return f"hand_{seat.position}"
 
+    @staticmethod
+    def jokers_field(seat: Seat) -> str:
+        return f"jokers_{seat.position}"
+
     @classmethod
     def initial_for(cls, sheet: GameSheet, number: int) -> dict[str, Any]:
         """The form's initial data for a recorded round (a correction)."""
@@ -134,6 +164,8 @@ class RoundForm(forms.Form):
         initial: dict[str, object] = {"number": number}
         for label, hand in entries.hands.items():  # the players still in
             initial[cls.hand_field(by_label[label])] = hand
+        for label, jokers in entries.jokers.items():
+            initial[cls.jokers_field(by_label[label])] = jokers
         if entries.yaniv:
             initial["ending"] = f"yaniv:{by_label[entries.yaniv].position}"
         elif entries.empty_hand:
@@ -156,6 +188,7 @@ class RoundForm(forms.Form):
                 "out": False,
                 "total": before[label],
                 "hand": self[self.hand_field(seat)],
+                "jokers": self[self.jokers_field(seat)] if self.counts_jokers else None,
                 "yaniv": ending == f"yaniv:{seat.position}",
                 "empty": ending == f"empty:{seat.position}",
                 "along": str(seat.position) in along,
@@ -202,6 +235,7 @@ class RoundForm(forms.Form):
             yaniv=ender if kind == "yaniv" else None,
             empty_hand=ender if kind == "empty" else None,
             along=tuple(by_position[int(position)] for position in cleaned["along"]),
+            jokers=self._jokers(cleaned),
         )
         try:
             playing = [label for _, label in self.playing]
@@ -212,6 +246,13 @@ class RoundForm(forms.Form):
         self._entries = entries
         return cleaned
 
+    def _jokers(self, cleaned: dict[str, Any]) -> dict[str, int]:
+        """The jokers held, by player (none where no option counts them)."""
+        if not self.counts_jokers:
+            return {}
+        held = {label: cleaned.get(self.jokers_field(seat)) for seat, label in self.playing}
+        return {label: jokers for label, jokers in held.items() if jokers}
+
     def add_game_error(self, error: GameError) -> None:
         """Put an engine error on the field the referee typed it in, in their language."""
         if error.field == "hands" and error.player:
@@ -220,6 +261,8 @@ class RoundForm(forms.Form):
             field = "ending"
         elif error.field == "along":
             field = "along"
+        elif error.field == "jokers" and error.player:
+            field = self.jokers_field(self.sheet.seat_for(error.player))
         else:
             field = None
         self.add_error(field, texts.game_error(error))

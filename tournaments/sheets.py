@@ -28,7 +28,11 @@ from django.utils.translation import gettext
 from scoring import rules
 from scoring.records import round_to_record
 from scoring.sheet import (
+    CELL_NOTE_MESSAGES,
+    NOTE_MESSAGES,
+    Cell,
     Mark,
+    RoundNote,
     RoundPreview,
     Row,
     Scores,
@@ -49,6 +53,9 @@ class StoredHand(NamedTuple):
     points: int
     reduction: int
     total: int
+    jokers: int
+    bonus: int
+    reset: bool
 
 
 class StoredRound(NamedTuple):
@@ -103,7 +110,17 @@ _ROUND_COLUMNS = (
     "round__entered_by__username",
     "round__entered_at",
 )
-_HAND_COLUMNS = ("seat_id", "hand_total", "along", "points", "reduction", "total")
+_HAND_COLUMNS = (
+    "seat_id",
+    "hand_total",
+    "along",
+    "points",
+    "reduction",
+    "total",
+    "jokers",
+    "bonus",
+    "reset",
+)
 _BY_ROUND = itemgetter(0, 1)
 _HAND = slice(len(_ROUND_COLUMNS), None)
 
@@ -191,6 +208,7 @@ class GameSheet(LabelledSeats):
             yaniv=labels[stored.caller_id] if stored.caller_id else None,
             along=tuple(labels[hand.seat_id] for hand in stored.hands if hand.along),
             empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+            jokers={labels[hand.seat_id]: hand.jokers for hand in stored.hands if hand.jokers},
         )
 
     @cached_property
@@ -208,6 +226,8 @@ class GameSheet(LabelledSeats):
                     labels[hand.seat_id]: hand.reduction for hand in stored.hands if hand.reduction
                 },
                 totals=dict(totals),
+                bonuses={labels[hand.seat_id]: hand.bonus for hand in stored.hands if hand.bonus},
+                resets=tuple(labels[hand.seat_id] for hand in stored.hands if hand.reset),
             )
             rounds.append((self.entries(stored), scores))
         return sheet_from_scores(self.players, self.ruleset, rounds, finished=self.game.finished)
@@ -255,7 +275,7 @@ class GameSheet(LabelledSeats):
                 cells.append(
                     f"{opening[cell.mark]}+{cell.points}"
                     f'</span>\n          <span class="running">{running}</span>'
-                    f"{went_out if cell.went_out else ''}</td>\n        "
+                    f"{went_out if cell.went_out else ''}{cell_notes_html(cell)}</td>\n        "
                 )
             rows.append(mark_safe("".join(cells)))  # noqa: S308 - every value escaped above
         return tuple(rows)
@@ -337,6 +357,22 @@ class GameSheet(LabelledSeats):
     def entered_by(self) -> list[str]:
         """Who entered each round, by account name (for the people running the table)."""
         return [stored.entered_by or "" for stored in self.stored_rounds]
+
+
+def cell_notes_html(cell: Cell) -> str:
+    """What the house rules did to the player in a cell ("+25 streak bonus"), in the active
+    language; nothing for a cell without."""
+    return "".join(
+        f' <span class="cell-note">{conditional_escape(note_text(note, short=True))}</span>'
+        for note in cell.notes
+    )
+
+
+def note_text(note: RoundNote, *, short: bool = False) -> str:
+    """A house rule's note in the active language: in a player's cell (`short`), or as a
+    sentence naming the player (the PDFs)."""
+    message = CELL_NOTE_MESSAGES[note.code] if short else NOTE_MESSAGES[note.code]
+    return gettext(message) % note.params
 
 
 def round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:

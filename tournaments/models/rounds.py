@@ -65,6 +65,13 @@ class Hand(models.Model):
     points = models.IntegerField(default=0)
     reduction = models.PositiveSmallIntegerField(default=0)
     total = models.IntegerField(default=0)
+    # The jokers the player still held (entered where a joker option counts them): their
+    # hand_total is the other cards.
+    jokers = models.PositiveSmallIntegerField(default=0)
+    # The streak rules (issue 37), after the reductions: the win-streak bonus added to the
+    # total, and whether an Assaf streak put the total back to 0 (then `total` is 0).
+    bonus = models.IntegerField(default=0)
+    reset = models.BooleanField(default=False)
 
     class Meta:
         # The table keeps the name it had when games were their own app (migration 0004).
@@ -78,6 +85,9 @@ class Hand(models.Model):
                 condition=Q(hand_total__gte=0, hand_total__lte=rules.MAX_HAND),
                 name="hand_total_0_to_91",
             ),
+            # Two decks' four jokers at most (rules.Ruleset.max_jokers).
+            models.CheckConstraint(condition=Q(jokers__lte=4), name="jokers_0_to_4"),
+            models.CheckConstraint(condition=Q(reset=False) | Q(total=0), name="reset_to_0"),
         ]
 
     def __str__(self) -> str:

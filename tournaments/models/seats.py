@@ -95,6 +95,9 @@ class GameRows(LabelledSeats):
             yaniv=labels[stored.caller_id] if stored.caller_id else None,
             along=tuple(labels[hand.seat_id] for hand in stored.hands.all() if hand.along),
             empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+            jokers={
+                labels[hand.seat_id]: hand.jokers for hand in stored.hands.all() if hand.jokers
+            },
         )
 
     def engine_rounds(self) -> list[rules.Round]:

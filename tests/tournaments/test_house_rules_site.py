@@ -1,0 +1,225 @@
+"""Issue 37's house rules on the site: rounds recorded, corrected and undone through the site store
+the totals the engine gives the whole game (streak bonuses and resets, jokers held), and the
+sheet shows what each option did ("+25 streak bonus", "+10 jokers")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import translation
+
+from scoring import rules
+from tests.factories import HTMX, make_table, make_tournament
+from tournaments.models import Game, Hand
+from tournaments.sheets import GameSheet
+
+pytestmark = pytest.mark.django_db
+
+# Two rounds won in a row: +25; a second Assaf (going along at or below the caller): back to 0.
+# A joker still held by a player who did not call: +10.
+HOUSE_RULES = {
+    "streak_bonus": [{"wins": 2, "points": 25}, {"assafs": 2, "reset": True}],
+    "joker_held": 10,
+}
+PLAYERS = ("Ann", "Bart", "Chris")
+ROUNDS: tuple[Mapping[str, Any], ...] = (
+    # Ann wins: 1 in a row.
+    {"hands": {"Ann": 3, "Bart": 10, "Chris": 20}, "yaniv": "Ann"},
+    # Ann wins again: +25. Bart held a joker: 10 + 10.
+    {"hands": {"Ann": 2, "Bart": 10, "Chris": 20}, "yaniv": "Ann", "jokers": {"Bart": 1}},
+    # Chris goes along with 4 against Bart's 5: Chris's first Assaf.
+    {"hands": {"Ann": 7, "Bart": 5, "Chris": 4}, "yaniv": "Bart", "along": ["Chris"]},
+    # And again: Chris's second Assaf puts Chris back to 0.
+    {"hands": {"Ann": 9, "Bart": 5, "Chris": 5}, "yaniv": "Bart", "along": ["Chris"]},
+)
+
+
+def engine_round(record: Mapping[str, Any]) -> rules.Round:
+    return rules.Round(
+        hands=dict(record["hands"]),
+        yaniv=record.get("yaniv"),
+        along=tuple(record.get("along", ())),
+        empty_hand=record.get("empty_hand"),
+        jokers=dict(record.get("jokers", {})),
+    )
+
+
+def house_game(referee) -> Game:
+    tournament = make_tournament(rule_options=HOUSE_RULES)
+    return make_table(PLAYERS, referee=referee, tournament=tournament).game
+
+
+def stored(game: Game) -> list[dict[str, tuple[int, int, int, int, bool]]]:
+    """Per round: player -> (points, reduction, total, bonus, reset) as stored."""
+    rounds: list[dict[str, tuple[int, int, int, int, bool]]] = []
+    for hand in Hand.objects.filter(round__game=game).select_related("round", "seat__player"):
+        while len(rounds) < hand.round.number:
+            rounds.append({})
+        rounds[hand.round.number - 1][hand.seat.player.name] = (
+            hand.points,
+            hand.reduction,
+            hand.total,
+            hand.bonus,
+            hand.reset,
+        )
+    return rounds
+
+
+def scored(game: Game, records: tuple[Mapping[str, Any], ...]):
+    """The same per round, as the engine scores the whole game."""
+    result = rules.score_game(rules.Game(PLAYERS, tuple(map(engine_round, records)), game.ruleset))
+    return [
+        {
+            player: (
+                each.points[player],
+                each.reductions.get(player, 0),
+                each.totals[player],
+                each.bonuses.get(player, 0),
+                player in each.resets,
+            )
+            for player in each.points
+        }
+        for each in result.rounds
+    ], result
+
+
+def seat_totals(game: Game) -> dict[str, int]:
+    return {seat.player.name: seat.total for seat in game.table.seats.select_related("player")}
+
+
+def record_all(game: Game, referee, records) -> None:
+    for number, entry in enumerate(records, start=1):
+        game.record_round(engine_round(entry), by=referee, number=number)
+
+
+def test_rounds_recorded_one_by_one_store_the_whole_games_streak_bonus_and_reset(referee):
+    game = house_game(referee)
+    record_all(game, referee, ROUNDS)
+    expected, result = scored(game, ROUNDS)
+    assert stored(game) == expected
+    assert seat_totals(game) == dict(result.totals)
+    # By hand: Ann 0 + 0 + 25 (bonus) + 7 + 9 = 41; Bart 10 + (10 + 10) + 32 + 32 = 94 (Chris
+    # went along as low or lower, twice); Chris 20 + 20 + 0 + 0, then back to 0.
+    assert dict(result.totals) == {"Ann": 41, "Bart": 94, "Chris": 0}
+    assert stored(game)[1]["Ann"] == (0, 0, 25, 25, False)
+    assert stored(game)[1]["Bart"] == (20, 0, 30, 0, False)
+    assert stored(game)[3]["Chris"] == (0, 0, 0, 0, True)
+    assert Hand.objects.get(round__number=2, seat__player__name="Bart").jokers == 1
+
+
+def test_a_correction_and_an_undo_rescore_the_streaks_as_the_engine_does(referee):
+    game = house_game(referee)
+    record_all(game, referee, ROUNDS)
+    # Round 1 becomes Bart's win: Ann has one win in a row in round 2, no bonus.
+    corrected = {"hands": {"Ann": 8, "Bart": 1, "Chris": 20}, "yaniv": "Bart"}
+    game.correct_round(
+        1, engine_round(corrected), by=referee, reason="Bart called", version=game.version
+    )
+    records = (corrected, *ROUNDS[1:])
+    expected, result = scored(game, records)
+    assert stored(game) == expected
+    assert stored(game)[1]["Ann"][3] == 0
+    assert seat_totals(game) == dict(result.totals)
+    game.undo_last_round(by=referee, reason="typed twice", version=game.version)
+    expected, result = scored(game, records[:3])
+    assert stored(game) == expected
+    assert seat_totals(game) == dict(result.totals)
+    # The next round goes on from the streaks as stored: Chris's second Assaf again.
+    game.record_round(engine_round(ROUNDS[3]), by=referee, number=4)
+    expected, result = scored(game, records)
+    assert stored(game) == expected and seat_totals(game)["Chris"] == 0
+
+
+def test_a_streak_game_records_the_next_round_in_one_more_query_than_a_plain_one(referee):
+    plain = make_table(PLAYERS, referee=referee).game
+    streaks = house_game(referee)
+    counts = []
+    for game in (plain, streaks):
+        record_all(game, referee, ROUNDS[:3])
+        game = Game.objects.select_related("table__session__tournament").get(pk=game.pk)
+        with CaptureQueriesContext(connection) as captured:
+            game.record_round(engine_round(ROUNDS[3]), by=referee, number=4)
+        counts.append(len(captured))
+    assert counts[1] == counts[0] + 1
+
+
+# --- the table page ------------------------------------------------------------------------
+
+
+def post(number: int, hands, ending: str, along=(), jokers=None) -> dict[str, Any]:
+    data: dict[str, Any] = {"number": number, "ending": ending, "along": [str(p) for p in along]}
+    data.update({f"hand_{seat}": hand for seat, hand in enumerate(hands, start=1)})
+    data.update({f"jokers_{seat}": held for seat, held in (jokers or {}).items()})
+    return data
+
+
+def test_the_entry_form_asks_for_jokers_only_where_an_option_counts_them(referee_client, referee):
+    game = house_game(referee)
+    html = referee_client.get(game.table.get_absolute_url()).content.decode()
+    assert 'name="jokers_1"' in html and "Jokers" in html
+    plain = make_table(PLAYERS, referee=referee).game
+    assert (
+        'name="jokers_1"'
+        not in referee_client.get(plain.table.get_absolute_url()).content.decode()
+    )
+
+
+def test_the_table_page_stores_jokers_and_shows_what_each_option_did(referee_client, referee):
+    game = house_game(referee)
+    url = reverse("tables:record", args=[game.table.pk])
+    assert referee_client.post(url, post(1, (3, 10, 20), "yaniv:1")).status_code == 302
+    response = referee_client.post(url, post(2, (2, 10, 20), "yaniv:1", jokers={2: 1}))
+    assert response.status_code == 302
+    expected, _ = scored(game, ROUNDS[:2])
+    assert stored(game) == expected
+    html = referee_client.get(game.table.get_absolute_url()).content.decode()
+    assert '<span class="cell-note">+25 streak bonus</span>' in html
+    assert '<span class="cell-note">+10 jokers</span>' in html
+    with translation.override("nl"):
+        sheet = GameSheet.load(game)
+        assert "+25" in "".join(sheet.cells_html)
+
+
+@pytest.mark.parametrize(
+    ("jokers", "message"),
+    [
+        ({2: 5}, "Bart&#x27;s jokers must be a whole number from 0 to 4."),
+        ({2: "x"}, "Bart&#x27;s jokers must be a whole number from 0 to 4."),
+        # Five cards, two of them jokers: the other three make 30 at most.
+        ({2: 2}, "of Bart must be an integer 0-30 beside 2 joker(s)"),
+    ],
+)
+def test_bad_jokers_are_refused_at_their_field_and_nothing_is_saved(
+    referee_client, referee, jokers, message
+):
+    game = house_game(referee)
+    url = reverse("tables:record", args=[game.table.pk])
+    response = referee_client.post(
+        url, post(1, (3, 31, 20), "yaniv:1", jokers=jokers), headers=HTMX
+    )
+    html = response.content.decode()
+    assert message in html
+    assert not Hand.objects.filter(round__game=game).exists()
+
+
+def test_the_sync_path_takes_the_jokers_too(referee_client, referee):
+    game = house_game(referee)
+    data = post(1, (3, 10, 20), "yaniv:1", jokers={3: 2})
+    data.update(action="record", client_id="6f1c2a52-3b0e-4e7e-9d6c-0c6a3c6f3a11", version=0)
+    response = referee_client.post(reverse("tables:sync", args=[game.table.pk]), data)
+    assert response.json()["status"] == "stored"
+    assert Hand.objects.get(seat__player__name="Chris").jokers == 2
+    assert Hand.objects.get(seat__player__name="Chris").points == 40
+
+
+def test_a_correction_form_shows_the_jokers_as_stored(referee_client, referee):
+    game = house_game(referee)
+    record_all(game, referee, ROUNDS[:2])
+    url = reverse("tables:correct", args=[game.table.pk, 2])
+    html = referee_client.get(url).content.decode()
+    assert 'name="jokers_2" value="1"' in html
