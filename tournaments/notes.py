@@ -1,16 +1,18 @@
 """What the standings mark beside a player, in words: the penalty and bonus points in force
-(game points at a table, placement points in the standings) and the games a seat changed
-hands in (who played which rounds, and whom the result counts for). The standings page, the
-hall, the PDFs, the CSV and the API print the same notes."""
+(game points at a table, placement points in the standings), the games a seat changed hands
+in (who played which rounds, and whom the result counts for), and a game total the house
+rules took away from the sum of its rounds (a streak bonus, a reset). The standings page,
+the hall, the PDFs, the CSV and the API print the same notes."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.utils.translation import gettext
 
-from tournaments.models import Adjustment, Session, Substitution, Tournament
+from tournaments.models import Adjustment, Hand, Session, Substitution, Tournament
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,47 @@ def standings_notes(
             notes[adjustment.player_id].append(Note(adjustment.kind, text))
     if tournament.has_substitutes:
         _substitutes(tournament, session, notes)
+    if tournament.ruleset.streak_bonus:
+        _streaks(tournament, session, notes)
     return dict(notes)
+
+
+def _streaks(
+    tournament: Tournament, session: Session | None, notes: dict[int, list[Note]]
+) -> None:
+    """A finished game's total that is not the sum of its rounds' points (issue 37's streak
+    rules): each bonus and reset, where it happened (one query, only under streak rules)."""
+    found = Hand.objects.filter(
+        round__game__table__session__tournament=tournament, round__game__finished=True
+    ).filter(~Q(bonus=0) | Q(reset=True))
+    if session is not None:
+        found = found.filter(round__game__table__session=session)
+    for round_number, session_number, table, player_id, bonus, reset in found.order_by(
+        "round__game__table__session__number", "round__game__table__number", "round__number"
+    ).values_list(
+        "round__number",
+        "round__game__table__session__number",
+        "round__game__table__number",
+        "seat__player_id",
+        "bonus",
+        "reset",
+    ):
+        where = {"round": round_number, "session": session_number, "table": table}
+        if bonus:
+            text = gettext(
+                "%(amount)s streak bonus in round %(round)s at session %(session)s, table "
+                "%(table)s"
+            ) % {**where, "amount": f"{bonus:+d}"}
+            notes[player_id].append(Note("streak", text))
+        if reset:
+            text = (
+                gettext(
+                    "back to 0 after an Assaf streak in round %(round)s at session %(session)s, "
+                    "table %(table)s"
+                )
+                % where
+            )
+            notes[player_id].append(Note("streak", text))
 
 
 def _substitutes(

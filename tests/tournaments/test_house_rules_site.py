@@ -13,8 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from printing import pdfs
 from scoring import rules
 from tests.factories import HTMX, make_table, make_tournament
+from tests.printing.test_printing import pdftotext, squeeze
 from tournaments.models import Game, Hand
 from tournaments.sheets import GameSheet
 
@@ -223,3 +225,28 @@ def test_a_correction_form_shows_the_jokers_as_stored(referee_client, referee):
     url = reverse("tables:correct", args=[game.table.pk, 2])
     html = referee_client.get(url).content.decode()
     assert 'name="jokers_2" value="1"' in html
+
+
+# --- the standings -----------------------------------------------------------------------
+
+
+def test_the_standings_note_a_streak_bonus_where_a_total_is_not_its_rounds_sum(client, referee):
+    tournament = make_tournament(
+        slug="streaks", rule_options={**HOUSE_RULES, "deals_per_player": 1}
+    )
+    game = make_table(PLAYERS, referee=referee, tournament=tournament).game
+    record_all(game, referee, ROUNDS[:3])
+    game.refresh_from_db()
+    assert game.finished
+    html = client.get(reverse("public:standings", args=["streaks"])).content.decode()
+    assert "+25 streak bonus in round 2 at session 1, table 1" in html
+    text = squeeze(pdftotext(pdfs.standings_pdf(tournament)))
+    assert "+25 streak bonus in round 2 at session 1, table 1" in text
+
+
+def test_the_standings_note_no_bonus_of_a_game_still_playing(client, referee):
+    tournament = make_tournament(slug="playing", rule_options=HOUSE_RULES)
+    game = make_table(PLAYERS, referee=referee, tournament=tournament).game
+    record_all(game, referee, ROUNDS[:2])
+    html = client.get(reverse("public:standings", args=["playing"])).content.decode()
+    assert "streak bonus" not in html
