@@ -92,6 +92,8 @@ class Cell:
     reset: bool = False
     # What the house rules did to this player this round ("+25 streak bonus").
     notes: tuple[RoundNote, ...] = ()
+    # False before the round a player joins the game in (no hand, no total yet).
+    seated: bool = True
 
     @property
     def out(self) -> bool:
@@ -267,7 +269,13 @@ def _row(
         )
         if player in scores.points
         # Out (elimination), or not seated yet (a player who joins later): no hand.
-        else Cell(hand_total=None, points=0, reduction=0, total=scores.totals.get(player, 0))
+        else Cell(
+            hand_total=None,
+            points=0,
+            reduction=0,
+            total=scores.totals.get(player, 0),
+            seated=player in scores.totals,
+        )
         for player in players
     )
     neighbour = None

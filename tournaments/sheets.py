@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scoring import rules
-from scoring.records import round_to_record
+from scoring.records import join_start_from_text, round_to_record
 from scoring.sheet import (
     CELL_NOTE_MESSAGES,
     NOTE_MESSAGES,
@@ -67,6 +67,9 @@ class StoredRound(NamedTuple):
     entered_by: str | None
     entered_at: datetime
     hands: tuple[StoredHand, ...]
+    # The seat of a player who joined before this round, and the start the record gives.
+    joined_id: int | None = None
+    join_start: str = ""
 
 
 def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
@@ -84,7 +87,9 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
     for (game_id, number), group in groupby(rows, key=_BY_ROUND):
         hands = list(group)
         # The round's own columns, after its game and number (the same on each of its hands).
-        kind, caller_id, empty_hand_id, entered_by, entered_at = hands[0][2 : _HAND.start]
+        kind, caller_id, empty_hand_id, entered_by, entered_at, joined_id, join_start = hands[0][
+            2 : _HAND.start
+        ]
         rounds[game_id].append(
             StoredRound(
                 number=number,
@@ -95,6 +100,8 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
                 entered_at=entered_at,
                 # Each hand as the tuple it is read as (tuple.__new__: no call of Python code).
                 hands=tuple([tuple.__new__(StoredHand, hand[_HAND]) for hand in hands]),
+                joined_id=joined_id,
+                join_start=join_start,
             )
         )
     return rounds
@@ -109,6 +116,8 @@ _ROUND_COLUMNS = (
     "round__empty_hand_id",
     "round__entered_by__username",
     "round__entered_at",
+    "round__joined_id",
+    "round__join_start",
 )
 _HAND_COLUMNS = (
     "seat_id",
@@ -209,14 +218,38 @@ class GameSheet(LabelledSeats):
             along=tuple(labels[hand.seat_id] for hand in stored.hands if hand.along),
             empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
             jokers={labels[hand.seat_id]: hand.jokers for hand in stored.hands if hand.jokers},
+            joins=rules.Join(labels[stored.joined_id], join_start_from_text(stored.join_start))
+            if stored.joined_id
+            else None,
         )
+
+    @cached_property
+    def joined_in(self) -> dict[str, int]:
+        """A player who joined the game -> the round they joined before."""
+        return {
+            self.labels[stored.joined_id]: stored.number
+            for stored in self.stored_rounds
+            if stored.joined_id
+        }
+
+    @cached_property
+    def starting_players(self) -> tuple[str, ...]:
+        """The players seated when the game began, as the engine's `Game` takes them."""
+        return tuple(player for player in self.players if player not in self.joined_in)
 
     @cached_property
     def sheet(self) -> ScoreSheet:
         labels = self.labels
-        totals = dict.fromkeys(self.players, 0)
+        # Only the players seated so far have a total: a later joiner's column stays empty.
+        totals = dict.fromkeys(self.starting_players, 0)
         rounds = []
         for stored in self.stored_rounds:
+            joined = None
+            if stored.joined_id:
+                playing = [labels[hand.seat_id] for hand in stored.hands]
+                playing.remove(labels[stored.joined_id])
+                start = join_start_from_text(stored.join_start)
+                joined = (labels[stored.joined_id], rules.join_start(playing, totals, start))
             for hand in stored.hands:
                 totals[labels[hand.seat_id]] = hand.total
             scores = Scores(
@@ -228,6 +261,7 @@ class GameSheet(LabelledSeats):
                 totals=dict(totals),
                 bonuses={labels[hand.seat_id]: hand.bonus for hand in stored.hands if hand.bonus},
                 resets=tuple(labels[hand.seat_id] for hand in stored.hands if hand.reset),
+                joined=joined,
             )
             rounds.append((self.entries(stored), scores))
         return sheet_from_scores(self.players, self.ruleset, rounds, finished=self.game.finished)
@@ -268,6 +302,9 @@ class GameSheet(LabelledSeats):
         for row in self.rows:
             cells = []
             for cell in row.cells:
+                if not cell.seated:
+                    cells.append('\n        <td class="not-seated"></td>\n        ')
+                    continue
                 if cell.out:
                     cells.append(f"\n        {out_cell}\n        ")
                     continue
@@ -332,6 +369,9 @@ class GameSheet(LabelledSeats):
             "signed_off": game.signed_off,
             "players": list(self.players),
             "positions": [seat.position for seat in self.seats],
+            # The players the game began with (the engine's `players`); the others joined
+            # through their round's `joins`.
+            "starting_players": list(self.starting_players),
             "ruleset": ruleset.name,
             "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
             "rounds": [round_to_record(row.entries, ruleset) for row in self.rows],
@@ -342,11 +382,15 @@ class GameSheet(LabelledSeats):
         rounds = [row.entries for row in self.rows]
         if up_to is not None:
             rounds = rounds[:up_to]
-        return rules.Game(self.players, tuple(rounds), self.ruleset)
+        return rules.Game(self.starting_players, tuple(rounds), self.ruleset)
 
     def out_before(self, number: int) -> frozenset[str]:
-        """Elimination: who went out before round `number` (they get no hand in it)."""
-        return frozenset(player for player, out in self.sheet.out_in_round.items() if out < number)
+        """Who has no hand in round `number`: out before it (elimination), or joining the
+        game only after it."""
+        out = {
+            player for player, round_out in self.sheet.out_in_round.items() if round_out < number
+        }
+        return frozenset(out | {player for player, at in self.joined_in.items() if at > number})
 
     def preview(self, entries: rules.Round) -> RoundPreview:
         """What `entries` as the next round would do (raises GameError as the engine does)."""

@@ -4,6 +4,7 @@ sheet shows what each option did ("+25 streak bonus", "+10 jokers")."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -250,3 +251,101 @@ def test_the_standings_note_no_bonus_of_a_game_still_playing(client, referee):
     record_all(game, referee, ROUNDS[:2])
     html = client.get(reverse("public:standings", args=["playing"])).content.decode()
     assert "streak bonus" not in html
+
+
+# --- a player joining ----------------------------------------------------------------------
+
+JOIN_ROUNDS: tuple[Mapping[str, Any], ...] = (
+    {"hands": {"Ann": 0, "Bart": 30, "Chris": 20}, "yaniv": "Ann"},
+    # Dirk sits down at the end, on the highest total (30), and has a hand in the round.
+    {
+        "hands": {"Ann": 4, "Bart": 7, "Chris": 9, "Dirk": 2},
+        "yaniv": "Dirk",
+        "joins": {"name": "Dirk", "start": "highest"},
+    },
+    {"hands": {"Ann": 3, "Bart": 7, "Chris": 9, "Dirk": 12}, "yaniv": "Ann"},
+)
+
+
+def join_round(record: Mapping[str, Any]) -> rules.Round:
+    joins = record.get("joins")
+    entries = engine_round(record)
+    if joins is None:
+        return entries
+    start = joins["start"]
+    start = rules.JoinStart(start) if isinstance(start, str) else start
+    return dataclasses.replace(entries, joins=rules.Join(joins["name"], start))
+
+
+def join_result(game: Game, records) -> rules.GameResult:
+    engine = rules.Game(PLAYERS, tuple(map(join_round, records)), game.ruleset)
+    return rules.score_game(engine)
+
+
+def test_a_player_joining_gets_a_seat_at_the_end_and_the_engines_totals(referee):
+    game = make_table(PLAYERS, referee=referee).game
+    for number, entry in enumerate(JOIN_ROUNDS, start=1):
+        game.record_round(join_round(entry), by=referee, number=number)
+    result = join_result(game, JOIN_ROUNDS)
+    seats = list(game.table.seats.select_related("player").order_by("position"))
+    assert [(seat.position, seat.player.name) for seat in seats][-1] == (4, "Dirk")
+    # Dirk: 30, then 0 as the caller; Ann 0 + 4 + 0; Bart 30 + 7 + 7 = 44; Chris 20 + 9 + 9.
+    assert {seat.player.name: seat.total for seat in seats} == dict(result.totals)
+    assert dict(result.totals) == {"Ann": 4, "Bart": 44, "Chris": 38, "Dirk": 42}
+    sheet = GameSheet.load(game)
+    assert sheet.starting_players == PLAYERS
+    html = "".join(sheet.cells_html)
+    assert '<td class="not-seated"></td>' in html
+    assert '<span class="cell-note">joined at 30</span>' in html
+    assert sheet.rows[1].notes[0].message == "Dirk joined at 30"
+    assert game.score().totals == result.totals
+
+
+def test_undoing_the_round_a_player_joined_before_takes_their_seat_away(referee):
+    game = make_table(PLAYERS, referee=referee).game
+    for number, entry in enumerate(JOIN_ROUNDS[:2], start=1):
+        game.record_round(join_round(entry), by=referee, number=number)
+    game.undo_last_round(by=referee, reason="Dirk sat down later", version=game.version)
+    assert [seat.player.name for seat in game.table.seats.order_by("position")] == list(PLAYERS)
+    game.record_round(join_round(JOIN_ROUNDS[1]), by=referee, number=2)
+    assert game.table.seats.get(position=4).total == 30
+
+
+def test_a_correction_before_a_join_moves_the_joiners_start(referee):
+    game = make_table(PLAYERS, referee=referee).game
+    for number, entry in enumerate(JOIN_ROUNDS, start=1):
+        game.record_round(join_round(entry), by=referee, number=number)
+    corrected = {"hands": {"Ann": 0, "Bart": 40, "Chris": 20}, "yaniv": "Ann"}
+    game.correct_round(
+        1, engine_round(corrected), by=referee, reason="Bart had 40", version=game.version
+    )
+    result = join_result(game, (corrected, *JOIN_ROUNDS[1:]))
+    totals = {seat.player.name: seat.total for seat in game.table.seats.select_related("player")}
+    assert totals == dict(result.totals) and result.rounds[1].joined == ("Dirk", 40)
+    assert GameSheet.load(game).rows[1].notes[0].message == "Dirk joined at 40"
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("Bart", "join_name"), ("", "join_name")],
+)
+def test_a_join_under_a_name_at_the_table_is_refused_and_nothing_is_seated(referee, name, code):
+    game = make_table(PLAYERS, referee=referee).game
+    game.record_round(join_round(JOIN_ROUNDS[0]), by=referee, number=1)
+    entry = {**JOIN_ROUNDS[1], "joins": {"name": name, "start": "zero"}}
+    entry["hands"] = {**JOIN_ROUNDS[1]["hands"]}
+    with pytest.raises(rules.GameError) as refused:
+        game.record_round(join_round(entry), by=referee, number=2)
+    assert refused.value.code == code
+    assert game.table.seats.count() == 3
+
+
+def test_a_full_table_takes_nobody(referee):
+    eight = ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8")
+    game = make_table(eight, referee=referee).game
+    hands = dict.fromkeys(eight, 5) | {"Eve": 5}
+    entries = rules.Round(hands=hands, yaniv="A1", joins=rules.Join("Eve", 0))
+    with pytest.raises(rules.GameError) as refused:
+        game.record_round(entries, by=referee, number=1)
+    assert refused.value.code == "join_full"
+    assert game.table.seats.count() == 8

@@ -28,6 +28,13 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now)
+    # A player who joined the game before this round (issue 37's `joins`): their seat, added
+    # at the end of the table, and the start as the record says it ("highest", "average",
+    # "zero" or a number; the total it gave is the engine's).
+    joined = models.OneToOneField(
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="joined_in"
+    )
+    join_start = models.CharField(max_length=8, blank=True)
 
     class Meta:
         # The table keeps the name it had when games were their own app (migration 0004).
@@ -47,6 +54,11 @@ class Round(models.Model):
                     )
                 ),
                 name="round_has_one_ending",
+            ),
+            models.CheckConstraint(
+                condition=Q(joined__isnull=True, join_start="")
+                | (Q(joined__isnull=False) & ~Q(join_start="")),
+                name="a_join_has_a_start",
             ),
         ]
 
