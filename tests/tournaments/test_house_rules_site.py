@@ -349,3 +349,101 @@ def test_a_full_table_takes_nobody(referee):
         game.record_round(entries, by=referee, number=1)
     assert refused.value.code == "join_full"
     assert game.table.seats.count() == 8
+
+
+def join_post(number: int, hands, ending: str, **join: Any) -> dict[str, Any]:
+    data = post(number, hands, ending)
+    data.update({f"join_{name}": value for name, value in join.items()})
+    return data
+
+
+def test_the_entry_form_offers_a_player_joining_under_house_rules_only(referee_client, referee):
+    game = house_game(referee)
+    html = referee_client.get(game.table.get_absolute_url()).content.decode()
+    assert "A player joins before this round" in html and 'name="join_name"' in html
+    assert 'value="yaniv:4"' in html
+    championship = make_table(PLAYERS, referee=referee).game
+    html = referee_client.get(championship.table.get_absolute_url()).content.decode()
+    assert 'name="join_name"' not in html
+
+
+def test_the_table_page_seats_a_player_joining_and_shows_their_start(referee_client, referee):
+    game = house_game(referee)
+    url = reverse("tables:record", args=[game.table.pk])
+    assert referee_client.post(url, post(1, (0, 30, 20), "yaniv:1")).status_code == 302
+    data = join_post(2, (4, 7, 9), "yaniv:4", name="Dirk", start="highest", hand="2")
+    assert referee_client.post(url, data).status_code == 302
+    seat = game.table.seats.select_related("player").get(position=4)
+    assert (seat.player.name, seat.total) == ("Dirk", 30)
+    html = referee_client.get(game.table.get_absolute_url()).content.decode()
+    assert '<span class="cell-note">joined at 30</span>' in html
+    # The next round's form has Dirk's seat and offers seat 5 to a next player.
+    assert 'name="hand_4"' in html and 'value="yaniv:5"' in html
+
+
+def test_a_player_joining_on_a_number_by_the_sync_path(referee_client, referee):
+    game = house_game(referee)
+    data = join_post(1, (3, 10, 20), "yaniv:1", name="Eve", start="number", total="87", hand="9")
+    data.update(action="record", client_id="0b7c8a52-3b0e-4e7e-9d6c-0c6a3c6f3a12", version=0)
+    response = referee_client.post(reverse("tables:sync", args=[game.table.pk]), data)
+    assert response.json()["status"] == "stored"
+    assert game.table.seats.get(position=4).total == 96
+
+
+@pytest.mark.parametrize(
+    ("join", "field", "message"),
+    [
+        ({"name": "Bart", "hand": "2"}, "join_name", "Bart plays at this table already"),
+        ({"name": "Eve"}, "join_hand", "Enter Eve&#x27;s hand total."),
+        ({"name": "Eve", "hand": "2", "start": "number"}, "join_total", "Enter the total Eve"),
+        (
+            {"name": "Eve", "hand": "2", "start": "number", "total": "151"},
+            "join_total",
+            "from 0 to 150",
+        ),
+        ({"hand": "2"}, "join_name", "Enter the name of the player joining."),
+        ({"name": "Eve", "hand": "51"}, "join_hand", "from 0 to 50"),
+    ],
+)
+def test_a_bad_join_is_refused_where_typed_and_nothing_is_saved(
+    referee_client, referee, join, field, message
+):
+    game = house_game(referee)
+    url = reverse("tables:record", args=[game.table.pk])
+    response = referee_client.post(url, join_post(1, (3, 10, 20), "yaniv:1", **join))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert game.table.seats.count() == 3 and not game.rounds.exists()
+
+
+def test_a_caller_among_the_joiners_toggles_needs_a_player_joining(referee_client, referee):
+    game = house_game(referee)
+    url = reverse("tables:record", args=[game.table.pk])
+    response = referee_client.post(url, post(1, (3, 10, 20), "yaniv:4"))
+    assert response.status_code == 400
+    assert "Enter the name of the player joining." in response.content.decode()
+    assert not game.rounds.exists()
+
+
+def test_correcting_the_round_a_player_joined_before_keeps_the_join(referee_client, referee):
+    game = house_game(referee)
+    for number, entry in enumerate(JOIN_ROUNDS[:2], start=1):
+        game.record_round(join_round(entry), by=referee, number=number)
+    url = reverse("tables:correct", args=[game.table.pk, 2])
+    html = referee_client.get(url).content.decode()
+    assert 'name="hand_4" value="2"' in html and 'name="join_name"' not in html
+    data = post(2, (4, 7, 9, 3), "yaniv:4")
+    data.update(reason="Dirk had 3", version=game.version)
+    assert referee_client.post(url, data).status_code == 302
+    result = join_result(
+        game,
+        (
+            JOIN_ROUNDS[0],
+            {**JOIN_ROUNDS[1], "hands": {"Ann": 4, "Bart": 7, "Chris": 9, "Dirk": 3}},
+        ),
+    )
+    totals = {seat.player.name: seat.total for seat in game.table.seats.select_related("player")}
+    assert totals == dict(result.totals)
+    # Correcting round 1 shows no seat for Dirk, who joined after it.
+    html = referee_client.get(reverse("tables:correct", args=[game.table.pk, 1])).content.decode()
+    assert 'name="hand_4"' not in html
