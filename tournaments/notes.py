@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext
 
 from tournaments.models import Adjustment, Hand, Session, Substitution, Tournament
@@ -43,31 +43,51 @@ def standings_notes(
     if tournament.has_substitutes:
         _substitutes(tournament, session, notes)
     if tournament.ruleset.streak_bonus:
-        _streaks(tournament, session, notes)
+        # Only streak rules take a total away from its rounds' sum on every table: one query
+        # then, none otherwise (a player joining is noted with them; their sheet says it too).
+        _house_rules(tournament, session, notes)
     return dict(notes)
 
 
-def _streaks(
+def _house_rules(
     tournament: Tournament, session: Session | None, notes: dict[int, list[Note]]
 ) -> None:
-    """A finished game's total that is not the sum of its rounds' points (issue 37's streak
-    rules): each bonus and reset, where it happened (one query, only under streak rules)."""
+    """A finished game's total that is not the sum of its rounds' points (issue 37): each
+    streak bonus and reset, and the total a player joining started on, where it happened (one
+    query)."""
     found = Hand.objects.filter(
         round__game__table__session__tournament=tournament, round__game__finished=True
-    ).filter(~Q(bonus=0) | Q(reset=True))
+    ).filter(~Q(bonus=0) | Q(reset=True) | Q(round__joined_id=F("seat_id")))
     if session is not None:
         found = found.filter(round__game__table__session=session)
-    for round_number, session_number, table, player_id, bonus, reset in found.order_by(
+    for hand in found.order_by(
         "round__game__table__session__number", "round__game__table__number", "round__number"
-    ).values_list(
+    ).values(
         "round__number",
         "round__game__table__session__number",
         "round__game__table__number",
+        "round__joined_id",
+        "seat_id",
         "seat__player_id",
+        "points",
+        "reduction",
+        "total",
         "bonus",
         "reset",
     ):
-        where = {"round": round_number, "session": session_number, "table": table}
+        player_id, bonus, reset = hand["seat__player_id"], hand["bonus"], hand["reset"]
+        where = {
+            "round": hand["round__number"],
+            "session": hand["round__game__table__session__number"],
+            "table": hand["round__game__table__number"],
+        }
+        if hand["round__joined_id"] == hand["seat_id"] and not reset:
+            start = hand["total"] - hand["points"] + hand["reduction"] - bonus
+            text = gettext(
+                "joined the game at %(amount)s before round %(round)s at session %(session)s, "
+                "table %(table)s"
+            ) % {**where, "amount": start}
+            notes[player_id].append(Note("joined", text))
         if bonus:
             text = gettext(
                 "%(amount)s streak bonus in round %(round)s at session %(session)s, table "

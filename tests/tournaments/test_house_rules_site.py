@@ -447,3 +447,22 @@ def test_correcting_the_round_a_player_joined_before_keeps_the_join(referee_clie
     # Correcting round 1 shows no seat for Dirk, who joined after it.
     html = referee_client.get(reverse("tables:correct", args=[game.table.pk, 1])).content.decode()
     assert 'name="hand_4"' not in html
+
+
+def test_the_standings_note_the_total_a_player_joining_started_on(client, referee):
+    # Streak rules that never fire here: with them the standings read what the house rules did.
+    streaks = {"streak_bonus": [{"wins": 5, "points": 25}], "deals_per_player": 1}
+    tournament = make_tournament(slug="joins", preset="israeli", rule_options=streaks)
+    game = make_table(PLAYERS, referee=referee, tournament=tournament).game
+    for number, entry in enumerate(JOIN_ROUNDS, start=1):
+        game.record_round(join_round(entry), by=referee, number=number)
+    # Three rounds, four players seated at the end: one more deal.
+    game.record_round(
+        engine_round({"hands": {"Ann": 1, "Bart": 7, "Chris": 9, "Dirk": 12}, "yaniv": "Ann"}),
+        by=referee,
+        number=4,
+    )
+    game.refresh_from_db()
+    assert game.finished
+    html = client.get(reverse("public:standings", args=["joins"])).content.decode()
+    assert "joined the game at 30 before round 2 at session 1, table 1" in html

@@ -10,7 +10,7 @@ reads the stored rounds' entries, and the engine's own `rules.next_streaks` repl
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import groupby
 from operator import itemgetter
 from typing import Any
@@ -125,6 +125,13 @@ def players_before(seats: list[Seat], labels: Mapping[int, str], entries: rules.
     """The players at the table before the round, clockwise: all but the one joining."""
     joining = entries.joins.name if entries.joins is not None else None
     return tuple(labels[seat.pk] for seat in seats if labels[seat.pk] != joining)
+
+
+def starting_labels(players: Sequence[str], rounds: Sequence[rules.Round]) -> tuple[str, ...]:
+    """The players a game of these rounds began with: the seated ones but those who join
+    through a round's `joins` (a whole game stored at once, an import)."""
+    joining = {entries.joins.name for entries in rounds if entries.joins is not None}
+    return tuple(player for player in players if player not in joining)
 
 
 def join_fields(entries: rules.Round, by_label: Mapping[str, Seat]) -> dict[str, Any]:
