@@ -413,7 +413,17 @@ class RoundForm(forms.Form):
         """The jokers held, by player (none where no option counts them)."""
         if not self.counts_jokers:
             return {}
-        held = {label: cleaned.get(self.jokers_field(seat)) for seat, label in self.playing}
+        rows = getattr(self.sheet, "rows", ())
+        number = cleaned["number"]
+        # A correction sent by a page that did not ask for the jokers (no field at all, not a
+        # blank one) keeps the jokers the round was recorded with.
+        stored = rows[number - 1].entries.jokers if number <= len(rows) else {}
+        held = {
+            label: cleaned.get(self.jokers_field(seat))
+            if self.jokers_field(seat) in self.data
+            else stored.get(label)
+            for seat, label in self.playing
+        }
         return {label: jokers for label, jokers in held.items() if jokers}
 
     def add_game_error(self, error: GameError) -> None:

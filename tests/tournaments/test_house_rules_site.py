@@ -466,3 +466,22 @@ def test_the_standings_note_the_total_a_player_joining_started_on(client, refere
     assert game.finished
     html = client.get(reverse("public:standings", args=["joins"])).content.decode()
     assert "joined the game at 30 before round 2 at session 1, table 1" in html
+
+
+def test_a_correction_sent_without_joker_fields_keeps_the_stored_jokers(referee_client, referee):
+    game = house_game(referee)
+    record_all(game, referee, ROUNDS[:2])
+    url = reverse("tables:correct", args=[game.table.pk, 2])
+    # As a phone's outbox sends it today: hands, ending, along, no jokers field.
+    data = post(2, (2, 12, 20), "yaniv:1")
+    data.update(reason="Bart had 12", version=game.version)
+    assert referee_client.post(url, data).status_code == 302
+    bart = Hand.objects.get(round__number=2, seat__player__name="Bart")
+    assert (bart.jokers, bart.points) == (1, 22)
+    # A blank field is the referee's word: no joker.
+    game.refresh_from_db()
+    data = post(2, (2, 12, 20), "yaniv:1", jokers={2: ""})
+    data.update(reason="no joker after all", version=game.version)
+    assert referee_client.post(url, data).status_code == 302
+    bart.refresh_from_db()
+    assert (bart.jokers, bart.points) == (0, 12)
