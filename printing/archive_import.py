@@ -179,12 +179,28 @@ def _renamed_round(entries: rules.Round, names: dict[str, str]) -> rules.Round:
     def new(name: str) -> str:
         return names.get(name, name)
 
+    joins = entries.joins
     return rules.Round(
         hands={new(name): hand for name, hand in entries.hands.items()},
         yaniv=new(entries.yaniv) if entries.yaniv is not None else None,
         along=tuple(new(name) for name in entries.along),
         empty_hand=new(entries.empty_hand) if entries.empty_hand is not None else None,
+        jokers={new(name): held for name, held in entries.jokers.items()},
+        joins=None if joins is None else rules.Join(new(joins.name), joins.start),
     )
+
+
+def _joining(record: object) -> set[str]:
+    """The names a game record's rounds seat as joining players (`joins`)."""
+    if not isinstance(record, dict) or not isinstance(record.get("rounds"), list):
+        return set()
+    return {
+        entry["joins"]["name"]
+        for entry in record["rounds"]
+        if isinstance(entry, dict)
+        and isinstance(entry.get("joins"), dict)
+        and isinstance(entry["joins"].get("name"), str)
+    }
 
 
 def _renamed_record(value: Any, names: dict[str, str]) -> Any:
@@ -199,6 +215,11 @@ def _renamed_record(value: Any, names: dict[str, str]) -> Any:
             renamed[key] = names.get(value[key], value[key])
     if isinstance(value.get("along"), list):
         renamed["along"] = [names.get(n, n) if isinstance(n, str) else n for n in value["along"]]
+    if isinstance(value.get("jokers"), dict):
+        renamed["jokers"] = {names.get(k, k): held for k, held in value["jokers"].items()}
+    joins = value.get("joins")
+    if isinstance(joins, dict) and isinstance(joins.get("name"), str):
+        renamed["joins"] = {**joins, "name": names.get(joins["name"], joins["name"])}
     return renamed
 
 
@@ -643,10 +664,12 @@ class _Importer:
         record = about.record
         # The names the game's record and rounds use: the sheet's ("Name (seat n)" if shared).
         players = _labels(file_names)
-        if not isinstance(record, dict) or record.get("players") != players:
+        # A player who joined mid-game is seated at the end and comes in through a round.
+        starting = [player for player in players if player not in _joining(record)]
+        if not isinstance(record, dict) or record.get("players") != starting:
             raise ImportRefused(
                 f"{where}: the game record's players must be the seated players in seat "
-                f"order: {', '.join(players)}"
+                f"order, but those who join in a round: {', '.join(starting)}"
             )
         site_players = GameSheet.load(game).players
         names = {
@@ -666,7 +689,7 @@ class _Importer:
                 raise ImportRefused(f"{where}: {error}") from None
             if names:
                 recorded = rules.Game(
-                    site_players,
+                    tuple(names.get(player, player) for player in recorded.players),
                     tuple(_renamed_round(entries, names) for entries in recorded.rounds),
                     recorded.ruleset,
                 )

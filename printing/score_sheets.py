@@ -56,7 +56,7 @@ from tournaments.fonts import BOLD, FONT
 from tournaments.models import Adjustment, Seat
 from tournaments.models.substitutions import played_rounds
 from tournaments.rules_text import marks_line
-from tournaments.sheets import GameSheet
+from tournaments.sheets import GameSheet, note_text
 from tournaments.texts import mark_letter, sentence
 
 # Rounds a blank sheet has room for: at least 25 (a long game), more when upright.
@@ -415,6 +415,20 @@ def _legend(game_sheet: GameSheet) -> Paragraph:
     return p(text, "muted")
 
 
+def house_rule_notes(game_sheet: GameSheet) -> list[Flowable]:
+    """What the house rules did, round by round ("Round 2: +25 streak bonus for Ann"), as the
+    table page's cells say it: nothing for a game without."""
+    lines = [
+        gettext("Round %(number)s: %(notes)s")
+        % {"number": row.number, "notes": "; ".join(note_text(note) for note in row.notes)}
+        for row in game_sheet.rows
+        if row.notes
+    ]
+    if not lines:
+        return []
+    return [p(gettext("What the house rules did"), "h2"), *(p(e(line), "small") for line in lines)]
+
+
 def ranked(game_sheet: GameSheet) -> list[tuple[Seat, str, int, int]]:
     """The seat lines best first (seat order among equals; seat order before any round); with
     game points given at a seat, each seat's total and rank in the result (they count)."""
@@ -609,6 +623,7 @@ def filled_score_sheet(game_sheet: GameSheet, *, show_names: bool = True) -> byt
         _grid(game_sheet, _sheet_widths(width, max(len(seats), 1))),
         Spacer(0, 3),
         _legend(game_sheet),
+        *house_rule_notes(game_sheet),
         *_result(game_sheet),
         *beside_the_rounds(game_sheet),
     ]

@@ -132,6 +132,16 @@ def _join_from_record(joins: object, number: int) -> Join:
     return Join(name=joins["name"], start=start)
 
 
+def join_start_text(start: JoinStart | int) -> str:
+    """A join's start as the site stores it: "highest", "average", "zero" or the number."""
+    return str(start)
+
+
+def join_start_from_text(text: str) -> JoinStart | int:
+    """The inverse of `join_start_text`."""
+    return JoinStart(text) if text in set(JoinStart) else int(text)
+
+
 def game_from_record(record: object) -> Game:
     """Validate the record's shape and build the engine's `Game`."""
     if not isinstance(record, Mapping):

@@ -87,6 +87,13 @@ class Cell:
     mark: Mark | None = None
     # Elimination: the player went out after this round.
     went_out: bool = False
+    # Streak rules, after the reduction: the win-streak bonus added, and a reset to 0.
+    bonus: int = 0
+    reset: bool = False
+    # What the house rules did to this player this round ("+25 streak bonus").
+    notes: tuple[RoundNote, ...] = ()
+    # False before the round a player joins the game in (no hand, no total yet).
+    seated: bool = True
 
     @property
     def out(self) -> bool:
@@ -94,8 +101,9 @@ class Cell:
 
     @property
     def arrived(self) -> int:
-        """The total before the reduction: a sheet shows `100 → 50`."""
-        return self.total + self.reduction
+        """The total before the reduction: a sheet shows `100 → 50` (before a streak bonus
+        too; a reset's total before it is not kept, the cell's note says it)."""
+        return self.total + self.reduction - self.bonus
 
 
 # What a round's house rules did beside the points, as a sheet notes it (the site translates by
@@ -105,6 +113,16 @@ NOTE_MESSAGES: Mapping[str, str] = MappingProxyType(
         "streak_bonus": gettext_noop("%(amount)s streak bonus for %(player)s"),
         "reset": gettext_noop("%(player)s back to 0 after an Assaf streak"),
         "joined": gettext_noop("%(player)s joined at %(amount)s"),
+        "jokers": gettext_noop("%(amount)s for the jokers %(player)s held"),
+    }
+)
+# The same, short, in the player's own cell of a sheet (the column names the player).
+CELL_NOTE_MESSAGES: Mapping[str, str] = MappingProxyType(
+    {
+        "streak_bonus": gettext_noop("%(amount)s streak bonus"),
+        "reset": gettext_noop("back to 0 (Assaf streak)"),
+        "joined": gettext_noop("joined at %(amount)s"),
+        "jokers": gettext_noop("%(amount)s jokers"),
     }
 )
 
@@ -119,12 +137,16 @@ class RoundNote:
 
     @property
     def params(self) -> dict[str, object]:
-        amount = f"{self.amount:+d}" if self.code == "streak_bonus" else str(self.amount)
+        amount = str(self.amount) if self.code == "joined" else f"{self.amount:+d}"
         return {"player": self.player, "amount": amount}
 
     @property
     def message(self) -> str:
         return NOTE_MESSAGES[self.code] % self.params
+
+    @property
+    def cell_message(self) -> str:
+        return CELL_NOTE_MESSAGES[self.code] % self.params
 
 
 @dataclass(frozen=True)
@@ -166,11 +188,32 @@ class Scores:
         )
 
 
-def round_notes(scores: Scores) -> tuple[RoundNote, ...]:
-    """What the round's house rules did, for the sheet's notes."""
+def joker_points(entries: Round, ruleset: Ruleset) -> dict[str, int]:
+    """What each player's jokers counted in the round: `joker_held` a joker held by a player
+    who did not call, and `joker_value` a joker in the hand (for a caller too: it counts in
+    the comparison with the others, though a caller nobody caught scores 0)."""
+    counted = {}
+    penalties = rules.joker_penalties(entries, ruleset)
+    for player, jokers in entries.jokers.items():
+        amount = penalties.get(player, 0) + ruleset.joker_value * jokers
+        if amount:
+            counted[player] = amount
+    return counted
+
+
+def round_notes(
+    scores: Scores, entries: Round | None = None, ruleset: Ruleset | None = None
+) -> tuple[RoundNote, ...]:
+    """What the round's house rules did, for the sheet's notes: who joined, what jokers
+    counted (with the round's `entries` and `ruleset`), streak bonuses, resets."""
     notes = []
     if scores.joined is not None:
         notes.append(RoundNote("joined", scores.joined[0], scores.joined[1]))
+    if entries is not None and ruleset is not None and entries.jokers:
+        notes += [
+            RoundNote("jokers", player, amount)
+            for player, amount in joker_points(entries, ruleset).items()
+        ]
     notes += [RoundNote("streak_bonus", player, bonus) for player, bonus in scores.bonuses.items()]
     notes += [RoundNote("reset", player) for player in scores.resets]
     return tuple(notes)
@@ -211,6 +254,7 @@ def _row(
         if ruleset.eliminates
         else set()
     )
+    notes = round_notes(scores, entries, ruleset)
     cells = tuple(
         Cell(
             hand_total=entries.hands[player],
@@ -219,16 +263,25 @@ def _row(
             total=scores.totals[player],
             mark=hand_mark(entries, scores.kind, player),
             went_out=player in went_out,
+            bonus=scores.bonuses.get(player, 0),
+            reset=player in scores.resets,
+            notes=tuple(note for note in notes if note.player == player),
         )
         if player in scores.points
         # Out (elimination), or not seated yet (a player who joins later): no hand.
-        else Cell(hand_total=None, points=0, reduction=0, total=scores.totals.get(player, 0))
+        else Cell(
+            hand_total=None,
+            points=0,
+            reduction=0,
+            total=scores.totals.get(player, 0),
+            seated=player in scores.totals,
+        )
         for player in players
     )
     neighbour = None
     if scores.kind is RoundKind.FALSE_YANIV and entries.yaniv is not None:
         neighbour = rules.left_neighbour(playing, entries.yaniv)
-    return Row(number, scores.kind, cells, entries, neighbour, round_notes(scores))
+    return Row(number, scores.kind, cells, entries, neighbour, notes)
 
 
 def sheet_from_scores(
@@ -376,7 +429,7 @@ def round_preview(game: Game, entries: Round) -> RoundPreview:
         winners=result.winners,
         ruleset=game.ruleset,
         warnings=rules.round_warnings(entries, game.ruleset),
-        notes=round_notes(Scores.of(scored)),
+        notes=round_notes(Scores.of(scored), entries, game.ruleset),
     )
 
 

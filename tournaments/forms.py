@@ -11,6 +11,7 @@ from scoring import rules
 from scoring.errors import GameError
 from tournaments import texts
 from tournaments.models import Game, GameChange, RoundConflict, Seat
+from tournaments.models.people import refuse_direction_controls
 from tournaments.sheets import EntrySheet, GameSheet
 
 
@@ -74,17 +75,131 @@ class RoundForm(forms.Form):
                     }
                 ),
             )
+        if self.counts_jokers:
+            for seat, label in self.playing:
+                self.fields[self.jokers_field(seat)] = self._jokers_field(label)
+        # The seat a player joining before this round takes (a new round, a free seat).
+        self.join_position = self._join_position(number)
+        enders = [(seat.position, label) for seat, label in self.playing]
+        if self.join_position is not None:
+            self._add_join_fields()
+            enders.append((self.join_position, gettext("the player joining")))
         self.ending_field.choices = [
-            (f"{kind}:{seat.position}", label)
+            (f"{kind}:{position}", label)
             for kind in ("yaniv", "empty")
-            for seat, label in self.playing
+            for position, label in enders
         ]
         # Under automatic Assaf nobody declares going along.
         self.along_field.choices = (
             []
             if ruleset.automatic_assaf
-            else [(str(seat.position), label) for seat, label in self.playing]
+            else [(str(position), label) for position, label in enders]
         )
+
+    def _join_position(self, number: int) -> int | None:
+        """The next seat, clockwise after the last, where the round is a new one (not a
+        correction), the table has room and the game is not played under the championship's
+        own rules (house rules, another rule set)."""
+        if number <= len(getattr(self.sheet, "rows", ())) or not self.sheet.seats:
+            return None
+        if len(self.sheet.seats) >= self.ruleset.max_players:
+            return None
+        if self.ruleset == rules.BELGIAN:
+            # The championship's tables are drawn and play as drawn: nobody joins there.
+            return None
+        return max(seat.position for seat in self.sheet.seats) + 1
+
+    @property
+    def join_ending(self) -> dict[str, Any]:
+        """The joining seat's toggles: the ending values it would post, whether it goes along."""
+        position = self.join_position
+        return {
+            "yaniv": f"yaniv:{position}",
+            "empty": f"empty:{position}",
+            "along": str(position) in (self["along"].value() or []),
+        }
+
+    def _add_join_fields(self) -> None:
+        """A player joining before the round (issue 37's `joins`): their name, the total they
+        start on by the rule the referee picks, their hand (and jokers) in the round."""
+        ruleset = self.ruleset
+        self.fields["join_name"] = forms.CharField(
+            label=gettext("Name of the player joining"),
+            required=False,
+            max_length=120,
+            strip=True,
+            validators=[refuse_direction_controls],
+            widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        )
+        self.fields["join_start"] = forms.ChoiceField(
+            label=gettext("Starts on"),
+            required=False,
+            initial="highest",
+            choices=[
+                ("highest", gettext("the highest total")),
+                ("average", gettext("the average total")),
+                ("zero", "0"),
+                ("number", gettext("the total below")),
+            ],
+        )
+        total_message = gettext("A whole number from %(low)s to %(high)s.") % {
+            "low": 0,
+            "high": ruleset.end_above,
+        }
+        self.fields["join_total"] = forms.IntegerField(
+            label=gettext("Total to start on"),
+            required=False,
+            min_value=0,
+            max_value=ruleset.end_above,
+            error_messages={
+                "invalid": total_message,
+                "min_value": total_message,
+                "max_value": total_message,
+            },
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        )
+        hand_message = gettext("The hand must be a whole number from 0 to %(max)s.") % {
+            "max": ruleset.max_hand
+        }
+        self.fields["join_hand"] = forms.IntegerField(
+            label=gettext("Hand"),
+            required=False,
+            min_value=0,
+            max_value=ruleset.max_hand,
+            error_messages={
+                "invalid": hand_message,
+                "min_value": hand_message,
+                "max_value": hand_message,
+            },
+            widget=forms.NumberInput(
+                attrs={"inputmode": "numeric", "autocomplete": "off", "class": "hand"}
+            ),
+        )
+        if self.counts_jokers:
+            self.fields["join_jokers"] = self._jokers_field(gettext("the player joining"))
+
+    def _jokers_field(self, label: str) -> forms.IntegerField:
+        """The jokers a player still held (blank: none), where an option counts them."""
+        most = self.ruleset.max_jokers
+        message = gettext("%(player)s's jokers must be a whole number from 0 to %(max)s.") % {
+            "player": label,
+            "max": most,
+        }
+        return forms.IntegerField(
+            label=gettext("Jokers held by %(player)s") % {"player": label},
+            min_value=0,
+            max_value=most,
+            required=False,
+            error_messages={"invalid": message, "min_value": message, "max_value": message},
+            widget=forms.NumberInput(
+                attrs={"inputmode": "numeric", "autocomplete": "off", "class": "jokers"}
+            ),
+        )
+
+    @property
+    def counts_jokers(self) -> bool:
+        """An option counts the jokers a player still held: the form asks for them."""
+        return bool(self.ruleset.joker_held or self.ruleset.joker_value)
 
     @property
     def ending_field(self) -> forms.ChoiceField:
@@ -126,6 +241,10 @@ class RoundForm(forms.Form):
     def hand_field(seat: Seat) -> str:
         return f"hand_{seat.position}"
 
+    @staticmethod
+    def jokers_field(seat: Seat) -> str:
+        return f"jokers_{seat.position}"
+
     @classmethod
     def initial_for(cls, sheet: GameSheet, number: int) -> dict[str, Any]:
         """The form's initial data for a recorded round (a correction)."""
@@ -134,6 +253,8 @@ class RoundForm(forms.Form):
         initial: dict[str, object] = {"number": number}
         for label, hand in entries.hands.items():  # the players still in
             initial[cls.hand_field(by_label[label])] = hand
+        for label, jokers in entries.jokers.items():
+            initial[cls.jokers_field(by_label[label])] = jokers
         if entries.yaniv:
             initial["ending"] = f"yaniv:{by_label[entries.yaniv].position}"
         elif entries.empty_hand:
@@ -146,7 +267,14 @@ class RoundForm(forms.Form):
         along = set(self["along"].value() or [])
         ending = self["ending"].value()
         before = self.totals_before()
+        number = self._round_number()
+        later = {
+            label for label, at in getattr(self.sheet, "joined_in", {}).items() if at > number
+        }
         for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True):
+            if label in later:
+                # Joined the game after this round: no seat at it yet.
+                continue
             if label in self.out:
                 yield {"seat": seat, "label": label, "out": True, "total": before[label]}
                 continue
@@ -156,6 +284,7 @@ class RoundForm(forms.Form):
                 "out": False,
                 "total": before[label],
                 "hand": self[self.hand_field(seat)],
+                "jokers": self[self.jokers_field(seat)] if self.counts_jokers else None,
                 "yaniv": ending == f"yaniv:{seat.position}",
                 "empty": ending == f"empty:{seat.position}",
                 "along": str(seat.position) in along,
@@ -195,31 +324,123 @@ class RoundForm(forms.Form):
             seat.position: label
             for seat, label in zip(self.sheet.seats, self.sheet.players, strict=True)
         }
+        hands = {label: cleaned[self.hand_field(seat)] for seat, label in self.playing}
+        jokers = self._jokers(cleaned)
+        join = self._join(cleaned, by_position, hands, jokers)
+        if self.errors:
+            return cleaned
         kind, position = cleaned["ending"].split(":")
+        if int(position) not in by_position:
+            self.add_error("join_name", gettext("Enter the name of the player joining."))
+            return cleaned
         ender = by_position[int(position)]
+        along = [int(position) for position in cleaned["along"]]
+        if any(position not in by_position for position in along):
+            self.add_error("join_name", gettext("Enter the name of the player joining."))
+            return cleaned
         entries = rules.Round(
-            hands={label: cleaned[self.hand_field(seat)] for seat, label in self.playing},
+            hands=hands,
             yaniv=ender if kind == "yaniv" else None,
             empty_hand=ender if kind == "empty" else None,
-            along=tuple(by_position[int(position)] for position in cleaned["along"]),
+            along=tuple(by_position[position] for position in along),
+            jokers=jokers,
+            joins=join,
         )
         try:
-            playing = [label for _, label in self.playing]
-            rules.check_round(playing, entries, cleaned["number"], self.ruleset)
+            number = cleaned["number"]
+            if join is not None and self.join_position is not None:
+                before = self.totals_before()
+                rules.check_join(self.sheet.players, before, join, number, self.ruleset)
+            rules.check_round(list(hands), entries, number, self.ruleset)
         except GameError as error:
             self.add_game_error(error)
             return cleaned
         self._entries = entries
         return cleaned
 
+    def _join(
+        self,
+        cleaned: dict[str, Any],
+        by_position: dict[int, str],
+        hands: dict[str, int],
+        jokers: dict[str, int],
+    ) -> rules.Join | None:
+        """The player joining before the round, added to the round's seats, hands and jokers;
+        a correction keeps the join the round was recorded with. Errors land on the fields."""
+        if self.join_position is None:
+            rows = getattr(self.sheet, "rows", ())
+            number = cleaned["number"]
+            return rows[number - 1].entries.joins if number <= len(rows) else None
+        name = cleaned.get("join_name")
+        if not name:
+            if cleaned.get("join_hand") is not None:
+                self.add_error("join_name", gettext("Enter the name of the player joining."))
+            return None
+        if name in self.sheet.players or name in {seat.player.name for seat in self.sheet.seats}:
+            self.add_error(
+                "join_name",
+                gettext(
+                    "%(player)s plays at this table already: the player joining needs "
+                    "another name."
+                )
+                % {"player": name},
+            )
+            return None
+        hand = cleaned.get("join_hand")
+        if hand is None:
+            self.add_error(
+                "join_hand", gettext("Enter %(player)s's hand total.") % {"player": name}
+            )
+            return None
+        start: rules.JoinStart | int = rules.JoinStart.HIGHEST
+        if cleaned.get("join_start") == "number":
+            if cleaned.get("join_total") is None:
+                self.add_error(
+                    "join_total",
+                    gettext("Enter the total %(player)s starts on.") % {"player": name},
+                )
+                return None
+            start = cleaned["join_total"]
+        elif cleaned.get("join_start"):
+            start = rules.JoinStart(cleaned["join_start"])
+        by_position[self.join_position] = name
+        hands[name] = hand
+        if cleaned.get("join_jokers"):
+            jokers[name] = cleaned["join_jokers"]
+        return rules.Join(name, start)
+
+    def _jokers(self, cleaned: dict[str, Any]) -> dict[str, int]:
+        """The jokers held, by player (none where no option counts them)."""
+        if not self.counts_jokers:
+            return {}
+        rows = getattr(self.sheet, "rows", ())
+        number = cleaned["number"]
+        # A correction sent by a page that did not ask for the jokers (no field at all, not a
+        # blank one) keeps the jokers the round was recorded with.
+        stored = rows[number - 1].entries.jokers if number <= len(rows) else {}
+        held = {
+            label: cleaned.get(self.jokers_field(seat))
+            if self.jokers_field(seat) in self.data
+            else stored.get(label)
+            for seat, label in self.playing
+        }
+        return {label: jokers for label, jokers in held.items() if jokers}
+
     def add_game_error(self, error: GameError) -> None:
         """Put an engine error on the field the referee typed it in, in their language."""
-        if error.field == "hands" and error.player:
+        if error.field == "hands" and error.player and error.player not in self.sheet.players:
+            # The player joining.
+            field = "join_hand"
+        elif error.field == "hands" and error.player:
             field = self.hand_field(self.sheet.seat_for(error.player))
         elif error.field in {"ending", "yaniv", "empty_hand"}:
             field = "ending"
         elif error.field == "along":
             field = "along"
+        elif error.field == "jokers" and error.player:
+            field = self.jokers_field(self.sheet.seat_for(error.player))
+        elif error.field == "joins" and "join_name" in self.fields:
+            field = "join_name"
         else:
             field = None
         self.add_error(field, texts.game_error(error))

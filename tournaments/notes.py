@@ -1,16 +1,18 @@
 """What the standings mark beside a player, in words: the penalty and bonus points in force
-(game points at a table, placement points in the standings) and the games a seat changed
-hands in (who played which rounds, and whom the result counts for). The standings page, the
-hall, the PDFs, the CSV and the API print the same notes."""
+(game points at a table, placement points in the standings), the games a seat changed hands
+in (who played which rounds, and whom the result counts for), and a game total the house
+rules took away from the sum of its rounds (a streak bonus, a reset). The standings page,
+the hall, the PDFs, the CSV and the API print the same notes."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import F, Q
 from django.utils.translation import gettext
 
-from tournaments.models import Adjustment, Session, Substitution, Tournament
+from tournaments.models import Adjustment, Hand, Session, Substitution, Tournament
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,67 @@ def standings_notes(
             notes[adjustment.player_id].append(Note(adjustment.kind, text))
     if tournament.has_substitutes:
         _substitutes(tournament, session, notes)
+    if tournament.ruleset.streak_bonus:
+        # Only streak rules take a total away from its rounds' sum on every table: one query
+        # then, none otherwise (a player joining is noted with them; their sheet says it too).
+        _house_rules(tournament, session, notes)
     return dict(notes)
+
+
+def _house_rules(
+    tournament: Tournament, session: Session | None, notes: dict[int, list[Note]]
+) -> None:
+    """A finished game's total that is not the sum of its rounds' points (issue 37): each
+    streak bonus and reset, and the total a player joining started on, where it happened (one
+    query)."""
+    found = Hand.objects.filter(
+        round__game__table__session__tournament=tournament, round__game__finished=True
+    ).filter(~Q(bonus=0) | Q(reset=True) | Q(round__joined_id=F("seat_id")))
+    if session is not None:
+        found = found.filter(round__game__table__session=session)
+    for hand in found.order_by(
+        "round__game__table__session__number", "round__game__table__number", "round__number"
+    ).values(
+        "round__number",
+        "round__game__table__session__number",
+        "round__game__table__number",
+        "round__joined_id",
+        "seat_id",
+        "seat__player_id",
+        "points",
+        "reduction",
+        "total",
+        "bonus",
+        "reset",
+    ):
+        player_id, bonus, reset = hand["seat__player_id"], hand["bonus"], hand["reset"]
+        where = {
+            "round": hand["round__number"],
+            "session": hand["round__game__table__session__number"],
+            "table": hand["round__game__table__number"],
+        }
+        if hand["round__joined_id"] == hand["seat_id"] and not reset:
+            start = hand["total"] - hand["points"] + hand["reduction"] - bonus
+            text = gettext(
+                "joined the game at %(amount)s before round %(round)s at session %(session)s, "
+                "table %(table)s"
+            ) % {**where, "amount": start}
+            notes[player_id].append(Note("joined", text))
+        if bonus:
+            text = gettext(
+                "%(amount)s streak bonus in round %(round)s at session %(session)s, table "
+                "%(table)s"
+            ) % {**where, "amount": f"{bonus:+d}"}
+            notes[player_id].append(Note("streak", text))
+        if reset:
+            text = (
+                gettext(
+                    "back to 0 after an Assaf streak in round %(round)s at session %(session)s, "
+                    "table %(table)s"
+                )
+                % where
+            )
+            notes[player_id].append(Note("streak", text))
 
 
 def _substitutes(

@@ -26,9 +26,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from scoring import rules
-from scoring.records import round_to_record
+from scoring.records import join_start_from_text, round_to_record
 from scoring.sheet import (
+    CELL_NOTE_MESSAGES,
+    NOTE_MESSAGES,
+    Cell,
     Mark,
+    RoundNote,
     RoundPreview,
     Row,
     Scores,
@@ -49,6 +53,9 @@ class StoredHand(NamedTuple):
     points: int
     reduction: int
     total: int
+    jokers: int
+    bonus: int
+    reset: bool
 
 
 class StoredRound(NamedTuple):
@@ -60,6 +67,9 @@ class StoredRound(NamedTuple):
     entered_by: str | None
     entered_at: datetime
     hands: tuple[StoredHand, ...]
+    # The seat of a player who joined before this round, and the start the record gives.
+    joined_id: int | None = None
+    join_start: str = ""
 
 
 def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
@@ -77,7 +87,9 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
     for (game_id, number), group in groupby(rows, key=_BY_ROUND):
         hands = list(group)
         # The round's own columns, after its game and number (the same on each of its hands).
-        kind, caller_id, empty_hand_id, entered_by, entered_at = hands[0][2 : _HAND.start]
+        kind, caller_id, empty_hand_id, entered_by, entered_at, joined_id, join_start = hands[0][
+            2 : _HAND.start
+        ]
         rounds[game_id].append(
             StoredRound(
                 number=number,
@@ -88,6 +100,8 @@ def stored_rounds(games: Sequence[Game]) -> dict[int, list[StoredRound]]:
                 entered_at=entered_at,
                 # Each hand as the tuple it is read as (tuple.__new__: no call of Python code).
                 hands=tuple([tuple.__new__(StoredHand, hand[_HAND]) for hand in hands]),
+                joined_id=joined_id,
+                join_start=join_start,
             )
         )
     return rounds
@@ -102,8 +116,20 @@ _ROUND_COLUMNS = (
     "round__empty_hand_id",
     "round__entered_by__username",
     "round__entered_at",
+    "round__joined_id",
+    "round__join_start",
 )
-_HAND_COLUMNS = ("seat_id", "hand_total", "along", "points", "reduction", "total")
+_HAND_COLUMNS = (
+    "seat_id",
+    "hand_total",
+    "along",
+    "points",
+    "reduction",
+    "total",
+    "jokers",
+    "bonus",
+    "reset",
+)
 _BY_ROUND = itemgetter(0, 1)
 _HAND = slice(len(_ROUND_COLUMNS), None)
 
@@ -191,14 +217,39 @@ class GameSheet(LabelledSeats):
             yaniv=labels[stored.caller_id] if stored.caller_id else None,
             along=tuple(labels[hand.seat_id] for hand in stored.hands if hand.along),
             empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+            jokers={labels[hand.seat_id]: hand.jokers for hand in stored.hands if hand.jokers},
+            joins=rules.Join(labels[stored.joined_id], join_start_from_text(stored.join_start))
+            if stored.joined_id
+            else None,
         )
+
+    @cached_property
+    def joined_in(self) -> dict[str, int]:
+        """A player who joined the game -> the round they joined before."""
+        return {
+            self.labels[stored.joined_id]: stored.number
+            for stored in self.stored_rounds
+            if stored.joined_id
+        }
+
+    @cached_property
+    def starting_players(self) -> tuple[str, ...]:
+        """The players seated when the game began, as the engine's `Game` takes them."""
+        return tuple(player for player in self.players if player not in self.joined_in)
 
     @cached_property
     def sheet(self) -> ScoreSheet:
         labels = self.labels
-        totals = dict.fromkeys(self.players, 0)
+        # Only the players seated so far have a total: a later joiner's column stays empty.
+        totals = dict.fromkeys(self.starting_players, 0)
         rounds = []
         for stored in self.stored_rounds:
+            joined = None
+            if stored.joined_id:
+                playing = [labels[hand.seat_id] for hand in stored.hands]
+                playing.remove(labels[stored.joined_id])
+                start = join_start_from_text(stored.join_start)
+                joined = (labels[stored.joined_id], rules.join_start(playing, totals, start))
             for hand in stored.hands:
                 totals[labels[hand.seat_id]] = hand.total
             scores = Scores(
@@ -208,6 +259,9 @@ class GameSheet(LabelledSeats):
                     labels[hand.seat_id]: hand.reduction for hand in stored.hands if hand.reduction
                 },
                 totals=dict(totals),
+                bonuses={labels[hand.seat_id]: hand.bonus for hand in stored.hands if hand.bonus},
+                resets=tuple(labels[hand.seat_id] for hand in stored.hands if hand.reset),
+                joined=joined,
             )
             rounds.append((self.entries(stored), scores))
         return sheet_from_scores(self.players, self.ruleset, rounds, finished=self.game.finished)
@@ -248,6 +302,9 @@ class GameSheet(LabelledSeats):
         for row in self.rows:
             cells = []
             for cell in row.cells:
+                if not cell.seated:
+                    cells.append('\n        <td class="not-seated"></td>\n        ')
+                    continue
                 if cell.out:
                     cells.append(f"\n        {out_cell}\n        ")
                     continue
@@ -255,7 +312,7 @@ class GameSheet(LabelledSeats):
                 cells.append(
                     f"{opening[cell.mark]}+{cell.points}"
                     f'</span>\n          <span class="running">{running}</span>'
-                    f"{went_out if cell.went_out else ''}</td>\n        "
+                    f"{went_out if cell.went_out else ''}{cell_notes_html(cell)}</td>\n        "
                 )
             rows.append(mark_safe("".join(cells)))  # noqa: S308 - every value escaped above
         return tuple(rows)
@@ -312,6 +369,9 @@ class GameSheet(LabelledSeats):
             "signed_off": game.signed_off,
             "players": list(self.players),
             "positions": [seat.position for seat in self.seats],
+            # The players the game began with (the engine's `players`); the others joined
+            # through their round's `joins`.
+            "starting_players": list(self.starting_players),
             "ruleset": ruleset.name,
             "options": ruleset.options_from(rules.RULESETS[ruleset.name]),
             "rounds": [round_to_record(row.entries, ruleset) for row in self.rows],
@@ -322,11 +382,15 @@ class GameSheet(LabelledSeats):
         rounds = [row.entries for row in self.rows]
         if up_to is not None:
             rounds = rounds[:up_to]
-        return rules.Game(self.players, tuple(rounds), self.ruleset)
+        return rules.Game(self.starting_players, tuple(rounds), self.ruleset)
 
     def out_before(self, number: int) -> frozenset[str]:
-        """Elimination: who went out before round `number` (they get no hand in it)."""
-        return frozenset(player for player, out in self.sheet.out_in_round.items() if out < number)
+        """Who has no hand in round `number`: out before it (elimination), or joining the
+        game only after it."""
+        out = {
+            player for player, round_out in self.sheet.out_in_round.items() if round_out < number
+        }
+        return frozenset(out | {player for player, at in self.joined_in.items() if at > number})
 
     def preview(self, entries: rules.Round) -> RoundPreview:
         """What `entries` as the next round would do (raises GameError as the engine does)."""
@@ -337,6 +401,22 @@ class GameSheet(LabelledSeats):
     def entered_by(self) -> list[str]:
         """Who entered each round, by account name (for the people running the table)."""
         return [stored.entered_by or "" for stored in self.stored_rounds]
+
+
+def cell_notes_html(cell: Cell) -> str:
+    """What the house rules did to the player in a cell ("+25 streak bonus"), in the active
+    language; nothing for a cell without."""
+    return "".join(
+        f' <span class="cell-note">{conditional_escape(note_text(note, short=True))}</span>'
+        for note in cell.notes
+    )
+
+
+def note_text(note: RoundNote, *, short: bool = False) -> str:
+    """A house rule's note in the active language: in a player's cell (`short`), or as a
+    sentence naming the player (the PDFs)."""
+    message = CELL_NOTE_MESSAGES[note.code] if short else NOTE_MESSAGES[note.code]
+    return gettext(message) % note.params
 
 
 def round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:

@@ -28,6 +28,13 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     entered_at = models.DateTimeField(default=timezone.now)
+    # A player who joined the game before this round (issue 37's `joins`): their seat, added
+    # at the end of the table, and the start as the record says it ("highest", "average",
+    # "zero" or a number; the total it gave is the engine's).
+    joined = models.OneToOneField(
+        Seat, null=True, blank=True, on_delete=models.RESTRICT, related_name="joined_in"
+    )
+    join_start = models.CharField(max_length=8, blank=True)
 
     class Meta:
         # The table keeps the name it had when games were their own app (migration 0004).
@@ -48,6 +55,11 @@ class Round(models.Model):
                 ),
                 name="round_has_one_ending",
             ),
+            models.CheckConstraint(
+                condition=Q(joined__isnull=True, join_start="")
+                | (Q(joined__isnull=False) & ~Q(join_start="")),
+                name="a_join_has_a_start",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -65,6 +77,13 @@ class Hand(models.Model):
     points = models.IntegerField(default=0)
     reduction = models.PositiveSmallIntegerField(default=0)
     total = models.IntegerField(default=0)
+    # The jokers the player still held (entered where a joker option counts them): their
+    # hand_total is the other cards.
+    jokers = models.PositiveSmallIntegerField(default=0)
+    # The streak rules (issue 37), after the reductions: the win-streak bonus added to the
+    # total, and whether an Assaf streak put the total back to 0 (then `total` is 0).
+    bonus = models.IntegerField(default=0)
+    reset = models.BooleanField(default=False)
 
     class Meta:
         # The table keeps the name it had when games were their own app (migration 0004).
@@ -78,6 +97,9 @@ class Hand(models.Model):
                 condition=Q(hand_total__gte=0, hand_total__lte=rules.MAX_HAND),
                 name="hand_total_0_to_91",
             ),
+            # Two decks' four jokers at most (rules.Ruleset.max_jokers).
+            models.CheckConstraint(condition=Q(jokers__lte=4), name="jokers_0_to_4"),
+            models.CheckConstraint(condition=Q(reset=False) | Q(total=0), name="reset_to_0"),
         ]
 
     def __str__(self) -> str:

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from django.db.models import Exists, OuterRef
 
 from scoring import rules
+from scoring.records import join_start_from_text
 from tournaments.models.registrations import Registration
 from tournaments.models.rounds import Round
 from tournaments.models.tables import Seat
@@ -95,10 +96,23 @@ class GameRows(LabelledSeats):
             yaniv=labels[stored.caller_id] if stored.caller_id else None,
             along=tuple(labels[hand.seat_id] for hand in stored.hands.all() if hand.along),
             empty_hand=labels[stored.empty_hand_id] if stored.empty_hand_id else None,
+            jokers={
+                labels[hand.seat_id]: hand.jokers for hand in stored.hands.all() if hand.jokers
+            },
+            joins=rules.Join(labels[stored.joined_id], join_start_from_text(stored.join_start))
+            if stored.joined_id
+            else None,
         )
 
     def engine_rounds(self) -> list[rules.Round]:
         return [self.entries(stored) for stored in self.rounds]
+
+    @cached_property
+    def starting_players(self) -> tuple[str, ...]:
+        """The players seated when the game began, clockwise: as the engine's `Game` takes
+        them (a player who joined later comes in through their round's `joins`)."""
+        joined = {stored.joined_id for stored in self.rounds if stored.joined_id}
+        return tuple(self.labels[seat.pk] for seat in self.seats if seat.pk not in joined)
 
     @classmethod
     def of_games(cls, games: Sequence[GameRef]) -> dict[int, GameRows]:
