@@ -29,6 +29,16 @@ from tournaments.models.agreement import Agreement, _user
 from tournaments.models.confirmations import Confirmation, Dispute
 from tournaments.models.people import Player
 from tournaments.models.rounds import GameChange, Hand, Round
+from tournaments.models.scoring_state import (
+    SCORED_FIELDS,
+    join_fields,
+    players_before,
+    scored_hand,
+    seat_joiner,
+    starting_labels,
+    streaks_before,
+    unseat_joiner,
+)
 from tournaments.models.seat_changes import SeatChanges
 from tournaments.models.seats import GameRows, save_standing, seat_labels
 from tournaments.models.sessions import Session, move_standings
@@ -61,6 +71,7 @@ def same_entries(a: rules.Round, b: rules.Round) -> bool:
         dict(a.hands) == dict(b.hands)
         and (a.yaniv, a.empty_hand) == (b.yaniv, b.empty_hand)
         and set(a.along) == set(b.along)
+        and dict(a.jokers) == dict(b.jokers)
     )
 
 
@@ -157,7 +168,7 @@ class Game(SeatChanges, Agreement, models.Model):
     def score(self, rows: GameRows | None = None) -> rules.GameResult:
         rows = rows or self.rows()
         return rules.score_game(
-            rules.Game(rows.players, tuple(rows.engine_rounds()), self.ruleset)
+            rules.Game(rows.starting_players, tuple(rows.engine_rounds()), self.ruleset)
         )
 
     # --- state changes: each one transaction, under a lock on the game row --
@@ -257,8 +268,9 @@ class Game(SeatChanges, Agreement, models.Model):
         if late_reason and (not self.ended_at_time_limit or self.signed_off_at is not None):
             # Only a game the clock ended takes a late round, and only until it is signed off.
             raise self._over(number)
+        seat_joiner(self, seats, entries, number)
         labels = seat_labels(seats)
-        players = tuple(labels[seat.pk] for seat in seats)
+        players = players_before(seats, labels, entries)
         by_label = {labels[seat.pk]: seat for seat in seats}
         out_in_round = {
             labels[seat.pk]: seat.out_after for seat in seats if seat.out_after is not None
@@ -266,11 +278,12 @@ class Game(SeatChanges, Agreement, models.Model):
         ruleset = self.ruleset
         scored = rules.score_round(
             players,
-            {labels[seat.pk]: seat.total for seat in seats},
+            {label: by_label[label].total for label in players},
             entries,
             number,
             ruleset,
             out=tuple(out_in_round),
+            streaks=streaks_before(self.pk, labels, ruleset),
         )
         stored = Round(
             game=self,
@@ -280,6 +293,7 @@ class Game(SeatChanges, Agreement, models.Model):
             empty_hand=by_label[entries.empty_hand] if entries.empty_hand else None,
             entered_by=_user(by),
             entered_at=entered_at or timezone.now(),
+            **join_fields(entries, by_label),
         )
         stored.save(force_insert=True)
         Hand.objects.bulk_create(
@@ -289,16 +303,16 @@ class Game(SeatChanges, Agreement, models.Model):
                     seat=by_label[label],
                     hand_total=hand,
                     along=label in entries.along,
-                    points=scored.points[label],
-                    reduction=scored.reductions.get(label, 0),
-                    total=scored.totals[label],
+                    jokers=entries.jokers.get(label, 0),
+                    **scored_hand(scored, label),
                 )
                 # A player who is out (elimination) has no hand.
                 for label, hand in entries.hands.items()
             ]
         )
         out_in_round.update(dict.fromkeys(scored.eliminated, number))
-        ranking = rules.rank(players, scored.totals, out_in_round if ruleset.eliminates else None)
+        seated = tuple(labels[seat.pk] for seat in seats)
+        ranking = rules.rank(seated, scored.totals, out_in_round if ruleset.eliminates else None)
         ranks = {placing.player: placing.rank for placing in ranking}
         for seat in seats:
             label = labels[seat.pk]
@@ -368,7 +382,7 @@ class Game(SeatChanges, Agreement, models.Model):
             engine_rounds[number - 1] = entries
             try:
                 result = rules.score_game(
-                    rules.Game(rows.players, tuple(engine_rounds), game.ruleset)
+                    rules.Game(rows.starting_players, tuple(engine_rounds), game.ruleset)
                 )
             except GameError as error:
                 if error.round_number and error.round_number > number and error.field == "hands":
@@ -402,7 +416,8 @@ class Game(SeatChanges, Agreement, models.Model):
             for seat_id, hand in hands.items():
                 hand.hand_total = entries.hands[rows.labels[seat_id]]
                 hand.along = rows.labels[seat_id] in entries.along
-            Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along"])
+                hand.jokers = entries.jokers.get(rows.labels[seat_id], 0)
+            Hand.objects.bulk_update(list(hands.values()), ["hand_total", "along", "jokers"])
             game._store(rows, result, first_changed=number)
             game._log(GameChange.Action.CORRECT, by, number, before, entries, reason, client_id)
             signals.round_corrected.send(
@@ -425,7 +440,7 @@ class Game(SeatChanges, Agreement, models.Model):
             last = rows.rounds[-1]
             before = rows.entries(last)
             last.delete()
-            rows = GameRows(rows.seats, rows.rounds[:-1])
+            rows = unseat_joiner(GameRows(rows.seats, rows.rounds[:-1]), last)
             result = game.score(rows)
             game._store(rows, result, first_changed=None)
             game._log(GameChange.Action.UNDO, by, last.number, before, None, reason, client_id)
@@ -483,7 +498,9 @@ class Game(SeatChanges, Agreement, models.Model):
             if rows.rounds:
                 raise GameError("game_has_rounds", "rounds")
             engine_rounds = tuple(entries for entries, _, _ in rounds)
-            result = rules.score_game(rules.Game(rows.players, engine_rounds, game.ruleset))
+            players = starting_labels(rows.players, engine_rounds)
+            result = rules.score_game(rules.Game(players, engine_rounds, game.ruleset))
+            by_label = {label: rows.seat_for(label) for label in rows.players}
             stored = Round.objects.bulk_create(
                 Round(
                     game=game,
@@ -491,6 +508,7 @@ class Game(SeatChanges, Agreement, models.Model):
                     entered_by=by,
                     entered_at=at,
                     **game._ending(entries, rows),
+                    **join_fields(entries, by_label),
                 )
                 for number, (entries, by, at) in enumerate(rounds, start=1)
             )
@@ -500,6 +518,7 @@ class Game(SeatChanges, Agreement, models.Model):
                     seat=seat,
                     hand_total=entries.hands[label],
                     along=label in entries.along,
+                    jokers=entries.jokers.get(label, 0),
                 )
                 for round_, entries in zip(stored, engine_rounds, strict=True)
                 for seat, label in zip(rows.seats, rows.players, strict=True)
@@ -691,16 +710,14 @@ class Game(SeatChanges, Agreement, models.Model):
             if first_changed is None or stored.number < first_changed:
                 continue
             for hand in stored.hands.all():
-                label = labels[hand.seat_id]
-                hand.points = scored.points[label]
-                hand.reduction = scored.reductions.get(label, 0)
-                hand.total = scored.totals[label]
+                for field, value in scored_hand(scored, labels[hand.seat_id]).items():
+                    setattr(hand, field, value)
                 changed.append(hand)
             if stored.kind != scored.kind.value:
                 stored.kind = scored.kind.value
                 stored.save(update_fields=["kind"])
         if changed:
-            Hand.objects.bulk_update(changed, ["points", "reduction", "total"])
+            Hand.objects.bulk_update(changed, SCORED_FIELDS)
         ranks = {placing.player: placing.rank for placing in result.ranking}
         for seat in rows.seats:
             seat.total = result.totals[labels[seat.pk]]
