@@ -121,11 +121,26 @@
       labels[position] = server.players[index];
     });
     var hands = {};
+    var jokers = {};
+    if (fields.join_name) {
+      // A player joining before this round (house rules): their seat comes after the last.
+      labels[fields.joinPosition] = fields.join_name;
+      hands[fields.join_name] = parseInt(fields.join_hand, 10);
+      if (parseInt(fields.join_jokers, 10)) jokers[fields.join_name] = parseInt(fields.join_jokers, 10);
+    }
     Object.keys(fields).forEach(function (name) {
-      var match = /^hand_(\d+)$/.exec(name);
-      if (match) hands[labels[match[1]]] = parseInt(fields[name], 10);
+      var match = /^(hand|jokers)_(\d+)$/.exec(name);
+      if (!match) return;
+      var count = parseInt(fields[name], 10);
+      if (match[1] === "hand") hands[labels[match[2]]] = count;
+      else if (count) jokers[labels[match[2]]] = count;
     });
     var record = { hands: hands };
+    if (Object.keys(jokers).length) record.jokers = jokers;
+    if (fields.join_name) {
+      var start = fields.join_start || "highest";
+      record.joins = { name: fields.join_name, start: start === "number" ? parseInt(fields.join_total, 10) : start };
+    }
     var ending = String(fields.ending || "").split(":");
     if (ending[0] === "yaniv") {
       record.yaniv = labels[ending[1]];
@@ -171,7 +186,7 @@
     return engine.scoreRecord({
       ruleset: server.ruleset,
       options: server.options,
-      players: server.players,
+      players: server.starting_players || server.players,
       rounds: records,
     });
   }
@@ -302,7 +317,11 @@
   function normalised(record) {
     var hands = {};
     Object.keys(record.hands).sort().forEach(function (player) { hands[player] = record.hands[player]; });
-    return [hands, record.yaniv || null, (record.along || []).slice().sort(), record.empty_hand || null];
+    var jokers = {};
+    Object.keys(record.jokers || {}).sort().forEach(function (player) {
+      if (record.jokers[player]) jokers[player] = record.jokers[player];
+    });
+    return [hands, record.yaniv || null, (record.along || []).slice().sort(), record.empty_hand || null, jokers];
   }
 
   // The round's kind beside its number, as the server's rows have it.
@@ -415,12 +434,18 @@
 
   // --- the form's entries ----------------------------------------------------------------
 
+  // A player joining before the round: their name, start, hand and jokers (house rules).
+  var JOIN_FIELD = /^join_(name|start|total|hand|jokers)$/;
+
   function fieldsOf(form) {
     var fields = { along: [] };
+    var joining = form.querySelector(".seat-entry.joining");
+    if (joining) fields.joinPosition = joining.dataset.position;
     Array.prototype.forEach.call(form.elements, function (element) {
       if (!element.name || element.disabled) return;
-      if (/^hand_\d+$/.test(element.name)) fields[element.name] = element.value.trim();
-      else if (element.name === "ending" && element.checked) fields.ending = element.value;
+      if (/^(hand|jokers)_\d+$/.test(element.name) || JOIN_FIELD.test(element.name)) {
+        fields[element.name] = element.value.trim();
+      } else if (element.name === "ending" && element.checked) fields.ending = element.value;
       else if (element.name === "along" && element.checked) fields.along.push(element.value);
       else if (element.name === "number") fields.number = parseInt(element.value, 10);
       else if (element.name === "reason") fields.reason = element.value.trim();
@@ -444,6 +469,9 @@
         found.push({ field: name, message: t(texts.hand_range, { player: player, max: maxHand }) });
       }
     });
+    if (fields.join_name && !/^\d+$/.test(fields.join_hand || "")) {
+      found.push({ field: "join_hand", message: t(texts.enter_hand, { player: fields.join_name }) });
+    }
     if (!fields.ending) found.push({ field: "ending", message: texts.ending_missing });
     if (found.length) return { missing: true, list: found };
     try {
@@ -452,7 +480,8 @@
     } catch (error) {
       var message = texts.errors[error.code] ? t(texts.errors[error.code], error.params || {}) : error.text;
       message = message.charAt(0).toUpperCase() + message.slice(1) + ".";
-      var field = error.field === "hands" && error.player ? "hand_" + positionOf(error.player)
+      var field = error.field === "hands" && error.player ? handField(error.player)
+        : error.field === "joins" ? "join_start"
         : (["ending", "yaniv", "empty_hand"].indexOf(error.field) >= 0 ? "ending" : error.field);
       return { list: [{ field: field, message: message }] };
     }
@@ -460,6 +489,11 @@
 
   function positionOf(player) {
     return server.positions[server.players.indexOf(player)];
+  }
+
+  // The input of a player's hand: a seat's, or the joining player's.
+  function handField(player) {
+    return server.players.indexOf(player) >= 0 ? "hand_" + positionOf(player) : "join_hand";
   }
 
   function showProblems(form, found) {
@@ -473,7 +507,7 @@
       note.dataset.field = problem.field;
       note.setAttribute("role", "alert");
       note.textContent = problem.message;
-      if (input && /^hand_/.test(problem.field)) {
+      if (input && (/^(hand|jokers)_/.test(problem.field) || JOIN_FIELD.test(problem.field))) {
         input.setAttribute("aria-invalid", "true");
         input.closest(".seat-entry").appendChild(note);
         first = first || input;
@@ -537,7 +571,7 @@
       })) + "</p>";
     }
     html += "<ul>";
-    server.players.forEach(function (player) {
+    server.players.concat(record.joins ? [record.joins.name] : []).forEach(function (player) {
       if (!(player in scored.points)) return;
       var reduction = scored.reductions[player] || 0;
       var total = scored.totals[player];
@@ -602,7 +636,9 @@
       body.set("number", op.number);
       Object.keys(op.fields).forEach(function (name) {
         if (name === "along") op.fields.along.forEach(function (p) { body.append("along", p); });
-        else if (/^hand_|^ending$/.test(name)) body.set(name, op.fields[name]);
+        else if (/^(hand|jokers)_\d+$|^ending$/.test(name) || JOIN_FIELD.test(name)) {
+          body.set(name, op.fields[name]);
+        }
       });
     }
     if (op.action !== "record") body.set("reason", op.reason);
@@ -673,7 +709,9 @@
       renderStatus();
       // The device drew what it stored; the server's page comes back when the game is over
       // (the result, the sign-off) and otherwise with the next poll.
-      if (storedAny && !outbox.length && (deviceFinished() || outChanged())) return refreshSheet();
+      if (storedAny && !outbox.length && (deviceFinished() || outChanged() || seatsChanged())) {
+        return refreshSheet();
+      }
       // The server answered: a poll that failed offline need not wait for its next turn to
       // take "Offline — last updated …" away from beside "Round 7 saved.".
       // The sheet alone: the entry form may be being typed in this very moment.
@@ -688,6 +726,12 @@
   // A change the server stored, into a copy of the stored game.
   function fold(state, op) {
     if (op.action === "record" && state.rounds.length < op.number) {
+      if (op.fields.join_name && state.players.indexOf(op.fields.join_name) < 0) {
+        // The joiner's seat, after the last: the engine still starts from the first players.
+        state.starting_players = state.starting_players || state.players.slice();
+        state.players = state.players.concat([op.fields.join_name]);
+        state.positions = state.positions.concat([parseInt(op.fields.joinPosition, 10)]);
+      }
       state.rounds.push(entriesOf(op.fields));
     } else if (op.action === "correct" && state.rounds[op.number - 1]) {
       state.rounds[op.number - 1] = entriesOf(op.fields);
@@ -768,6 +812,12 @@
     if (!form) return false;
     var drawn = form.querySelectorAll(".seat-entry.out").length;
     return form.querySelectorAll(".seat-entry.device-out").length !== 0 || drawn !== outCount();
+  }
+
+  // A player joined (house rules): the sheet and the form need the server's new seat.
+  function seatsChanged() {
+    var form = document.getElementById("round-form");
+    return !!form && form.querySelectorAll(".seat-entry:not(.joining)").length !== server.players.length;
   }
 
   function outCount() {
@@ -983,7 +1033,22 @@
     var positions = {};
     server.players.forEach(function (player, index) { positions[player] = String(server.positions[index]); });
     var fields = { along: (record.along || []).map(function (player) { return positions[player]; }) };
-    Object.keys(record.hands).forEach(function (player) { fields["hand_" + positions[player]] = String(record.hands[player]); });
+    if (record.joins && !(record.joins.name in positions)) {
+      // Its joiner not seated on this sheet yet: the join's own fields, on the next seat.
+      var joined = record.joins.name;
+      positions[joined] = String(Math.max.apply(null, server.positions) + 1);
+      fields.joinPosition = positions[joined];
+      fields.join_name = joined;
+      fields.join_start = typeof record.joins.start === "number" ? "number" : record.joins.start;
+      if (typeof record.joins.start === "number") fields.join_total = String(record.joins.start);
+      fields.join_hand = String(record.hands[joined]);
+      if ((record.jokers || {})[joined]) fields.join_jokers = String(record.jokers[joined]);
+    }
+    Object.keys(record.hands).forEach(function (player) {
+      if (player === fields.join_name) return;
+      fields["hand_" + positions[player]] = String(record.hands[player]);
+      if ((record.jokers || {})[player]) fields["jokers_" + positions[player]] = String(record.jokers[player]);
+    });
     fields.ending = record.yaniv ? "yaniv:" + positions[record.yaniv] : "empty:" + positions[record.empty_hand];
     return fields;
   }
@@ -1294,7 +1359,10 @@
   function stripFields(fields) {
     var kept = { along: fields.along || [] };
     Object.keys(fields).forEach(function (name) {
-      if (/^hand_\d+$/.test(name) || name === "ending") kept[name] = fields[name];
+      if (/^(hand|jokers)_\d+$/.test(name) || name === "ending" || name === "joinPosition" ||
+          JOIN_FIELD.test(name)) {
+        kept[name] = fields[name];
+      }
     });
     return kept;
   }
