@@ -24,7 +24,7 @@ from scoring.errors import (
     GameError,
     SeatingError,
 )
-from scoring.sheet import Mark
+from scoring.sheet import CELL_NOTE_MESSAGES, Mark
 
 # The engine's rule sets by name, as a page title and a message name them ("Scoring rules
 # (Belgian)", "nobody goes along under the Israeli rules"): never the code's id.
@@ -194,6 +194,9 @@ def script_texts(ruleset: str) -> dict[str, Any]:
             "<bdi>%(player)s</bdi>: +%(points)s → %(arrived)s → <strong>%(total)s</strong> "
             "(−%(reduction)s)"
         ),
+        # What a house rule did to a player in the round ("+25 streak bonus", "joined at 30"),
+        # as the sheet's cells say it.
+        "notes": {code: gettext(message) for code, message in CELL_NOTE_MESSAGES.items()},
         "emptied_hand": gettext("emptied hand"),
         "false_yaniv_word": gettext("false Yaniv"),
         "assaf": gettext("Assaf"),

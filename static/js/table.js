@@ -532,6 +532,21 @@
     });
   }
 
+  // What the house rules did to a player in the previewed round, as the sheet's cell says it.
+  function previewNotes(scored, record, player) {
+    var notes = [];
+    var signed = function (amount) { return (amount < 0 ? "" : "+") + amount; };
+    if (scored.joined && scored.joined.name === player) notes.push(t(texts.notes.joined, { amount: scored.joined.start }));
+    // As scoring.sheet.joker_points: held by one who did not call, plus each joker's value.
+    var held = (record.jokers || {})[player] || 0;
+    var ruleset = rulesetOf();
+    var jokerPoints = (player === record.yaniv ? 0 : held * ruleset.jokerHeld) + held * ruleset.jokerValue;
+    if (jokerPoints) notes.push(t(texts.notes.jokers, { amount: signed(jokerPoints) }));
+    if ((scored.bonuses || {})[player]) notes.push(t(texts.notes.streak_bonus, { amount: signed(scored.bonuses[player]) }));
+    if ((scored.resets || []).indexOf(player) >= 0) notes.push(texts.notes.reset);
+    return notes.length ? ' <span class="cell-note">' + escapeHtml(notes.join(" · ")) + "</span>" : "";
+  }
+
   function renderPreview(form) {
     var box = document.getElementById("preview");
     if (!box) return;
@@ -580,7 +595,7 @@
       html += "<li>" + t(reduction ? texts.preview_line_reduced : texts.preview_line, {
         player: escapeHtml(player), points: scored.points[player], arrived: total + reduction,
         total: total, reduction: reduction,
-      }) + "</li>";
+      }) + previewNotes(scored, record, player) + "</li>";
     });
     html += "</ul>";
     if (scored.eliminated && scored.eliminated.length) {

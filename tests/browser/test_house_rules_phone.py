@@ -101,6 +101,10 @@ def test_jokers_and_a_player_joining_typed_online_are_previewed_and_stored(
     expect(preview).to_contain_text("49")
     expect(preview).to_contain_text("Dirk")
     expect(preview).to_contain_text("38")
+    # What the house rules did, as the sheet's cells will say it.
+    expect(preview).to_contain_text("+25 streak bonus")
+    expect(preview).to_contain_text("+10 jokers")
+    expect(preview).to_contain_text("joined at 30")
     page.get_by_role("button", name="Record round 2").click()
     # Stored, and the server's sheet swapped in for the joiner's column, with its notes.
     sheet = page.locator("table.sheet")
