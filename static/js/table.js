@@ -679,10 +679,19 @@
       // The sheet alone: the entry form may be being typed in this very moment.
       var behind = document.getElementById("behind-notice");
       if (!offline && behind && !behind.hidden && window.htmx) {
-        return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+        return fetchPart("?part=sheet", "#sheet");
       }
       return null;
     });
+  }
+
+  // The server's page part, swapped in by htmx. htmx rejects its promise with nothing when the
+  // request fails (the network dropped meanwhile): the next poll or sync fetches it again, and
+  // no "undefined" escapes as an error of the page.
+  function fetchPart(query, target) {
+    if (!window.htmx) return Promise.resolve();
+    return Promise.resolve(window.htmx.ajax("GET", sheetUrl + query, { target: target, swap: "outerHTML" }))
+      .catch(function () { return null; });
   }
 
   // A change the server stored, into a copy of the stored game.
@@ -795,12 +804,9 @@
   // entry form is untouched (the server knows best who plays the next round), else the sheet
   // alone, so that what is being typed stays.
   function refreshSheet() {
-    if (!window.htmx) return null;
     var form = document.getElementById("round-form");
-    if (!form || formIsPristine(form)) {
-      return window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
-    }
-    return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+    if (!form || formIsPristine(form)) return fetchPart("", "#live");
+    return fetchPart("?part=sheet", "#sheet");
   }
 
   // --- the save status, always beside the Record button -------------------------------------
@@ -1420,7 +1426,7 @@
     readServer();
     remember();
     if (server && server.finished && !wasFinished && !outbox.length && target.id === "sheet") {
-      window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
+      fetchPart("", "#live");
       return;
     }
     renderPending();

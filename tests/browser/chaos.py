@@ -161,6 +161,7 @@ class Game:
         planned = min(planned, len(rounds) - 1)
         self.phone_rounds = rounds[:planned]
         self.spare = rounds[planned:]  # the second phone's
+        self.spares = list(self.spare)
         self.url = live_url + reverse("tables:detail", args=[self.table.pk])
         self.sync_url = reverse("tables:sync", args=[self.table.pk])
         self.context, self.page = context, page
@@ -344,11 +345,21 @@ class Game:
     def second_phone_types_a_held_round(self) -> None:
         """The other phone types the round the first still holds (the first waiting one), as
         it is or with one hand mistyped, as the next round of the stored sheet."""
+        # The sheet the other phone shows as the referee types there: read before the first
+        # phone's outbox, which may send that round meanwhile (the other phone then types on
+        # the sheet it had, not on one already holding the round).
+        # A round it shows stored already (the first phone's answer still on its way) is
+        # not typed again there.
+        self.table.game.refresh_from_db()
+        seen = (self.table.game.round_count + 1, self.table.game.version)
+        rows = self.table.game.rows()
+        shown = {key_of(rows.entries(each)) for each in rows.rounds}
         waiting = [
             self._key_of_fields(op["fields"])
             for op in self.outbox()
             if op["action"] == "record" and not op.get("problem")
         ]
+        waiting = [key for key in waiting if key not in shown]
         # A referee types a round on the second phone once, not again and again.
         waiting = [key for key in waiting if key not in self.held_typed_there]
         if not waiting:
@@ -368,18 +379,22 @@ class Game:
                 hands=hands, yaniv=entry.yaniv, empty_hand=entry.empty_hand, along=entry.along
             )
             self.figures.mistyped += 1
-        if self._second_sends(entry):
+        if self._second_sends(entry, seen):
             self.figures.second_phone_held += 1
 
-    def _second_sends(self, entry: rules.Round) -> bool:
-        """The second phone's round, sent through the sync in step: True once stored."""
-        self.table.game.refresh_from_db()
-        number = self.table.game.round_count + 1
+    def _second_sends(self, entry: rules.Round, seen: tuple[int, int] | None = None) -> bool:
+        """The second phone's round, sent through the sync on the sheet it shows (`seen`: the
+        round's number and the sheet's version; else the stored sheet now): True once stored."""
+        if seen is None:
+            self.table.game.refresh_from_db()
+            seen = (self.table.game.round_count + 1, self.table.game.version)
+        number, version = seen
         data: dict[str, Any] = {
             "action": "record",
             "client_id": str(uuid.uuid4()),
             "number": number,
-            "version": self.table.game.version,
+            "version": version,
+            "known": version,
             "along": [str(self.players.index(p) + 1) for p in entry.along],
         }
         ender = entry.yaniv or entry.empty_hand
@@ -388,6 +403,9 @@ class Game:
         for index, player in enumerate(self.players, start=1):
             data[f"hand_{index}"] = entry.hands[player]
         answer = self.second.post(self.sync_url, data).json()
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            name = self.label(key_of(entry))
+            print(f"second phone: {name} as round {number}: {answer['status']}")
         if answer["status"] == "stored":
             self.typed_there.append(key_of(entry))
             self.figures.second_device_rounds += 1
@@ -396,7 +414,42 @@ class Game:
 
     # --- the game ------------------------------------------------------------------------
 
+    def label(self, key: tuple) -> str:
+        """A round's name in a debug trace: A3 the phone's third, S1 a spare, ? else."""
+        for index, entry in enumerate(self.phone_rounds):
+            if key_of(entry) == key:
+                return f"A{index + 1}"
+        for index, entry in enumerate(self.spares):
+            if key_of(entry) == key:
+                return f"S{index + 1}"
+        return "?"
+
+    def debug(self) -> None:
+        """YANIV_CHAOS_DEBUG: every sync the phone sends, and its answer, printed."""
+
+        def sent(request: Any) -> None:
+            if "/sync/" in request.url and request.post_data:
+                from urllib.parse import parse_qs
+
+                data = parse_qs(request.post_data)
+                print("  phone sends", {k: v for k, v in data.items() if k not in ("client_id",)})
+
+        def answered(response: Any) -> None:
+            if "/sync/" in response.url:
+                try:
+                    body = response.json()
+                except Exception:  # noqa: BLE001 - a debug trace
+                    body = response.status
+                if isinstance(body, dict):
+                    body = {k: v for k, v in body.items() if k not in ("html", "state")}
+                print("  answer", body)
+
+        self.page.on("request", sent)
+        self.page.on("response", answered)
+
     def play(self) -> Figures:
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            self.debug()
         self.page.goto(self.url)
         self.page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         self.page.wait_for_function(
@@ -450,6 +503,8 @@ class Game:
         stored = [key_of(rows.entries(round_)) for round_ in rows.rounds]
         numbers = [round_.number for round_ in rows.rounds]
         self.figures.rounds += len(stored)
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            print("stored:", [self.label(key) for key in stored])
         expected = (set(self.typed_here) | set(self.typed_there)) - self.given_up
         counts = Counter(stored)
         lost = expected - set(stored)

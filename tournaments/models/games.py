@@ -109,6 +109,10 @@ _GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", 
 class Game(SeatChanges, Agreement, models.Model):
     # Whether the game was finished when its change began (set under the lock).
     _was_finished: bool = False
+    # Whether the last `record_parsed` stored a round, or found it stored already (the same
+    # entries under its number, typed on another phone too): told under the lock, not by
+    # comparing versions this instance read before it (another request may come between).
+    recorded_anew: bool = False
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     finished = models.BooleanField(default=False)
@@ -208,6 +212,7 @@ class Game(SeatChanges, Agreement, models.Model):
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
                 entries, number, client_id = parse(game, seats)
+                version_under_lock = game.version
                 stored = game._append(
                     entries,
                     by=by,
@@ -223,6 +228,7 @@ class Game(SeatChanges, Agreement, models.Model):
             if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
                 raise AlreadyApplied(self.version) from None
             raise
+        self.recorded_anew = game.version != version_under_lock
         self._take_state(game)
         self._rerate(game)
         metrics.ROUND_SAVES.inc()

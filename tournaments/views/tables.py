@@ -616,7 +616,6 @@ def sync(
                 client_id=client_id,
             )
         else:
-            before = game.version
             posted = RoundPost(request.POST, base=base)
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
@@ -631,8 +630,9 @@ def sync(
                 status, http_status, extra = _not_stored(request, entrant, code, refused, posted)
                 game.refresh_from_db(fields=["version"])
                 return answer(status, http_status, **extra)
-            if game.version == before:
-                # The same round was stored already (another device typed it too).
+            if not game.recorded_anew:
+                # The same round was stored already (another device typed it too), maybe
+                # while this request was on its way: never answered "stored".
                 return answer("same")
     except AlreadyApplied:
         game.refresh_from_db(fields=["version"])
