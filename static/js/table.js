@@ -750,7 +750,7 @@
       return change(function (saved) {
         saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
         saved.outbox.forEach(function (other) { other.version -= 1; });
-        saved.already = (saved.already || []).concat([{ id: op.id, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
+        saved.already = (saved.already || []).concat([{ id: op.id, action: op.action, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
         if (answer.state) keepKnown(saved, answer.state);
       }).then(function () {
         if (answer.state && answer.state.version >= server.version) server = answer.state;
@@ -933,6 +933,11 @@
       holder.dataset.already = entry.id;
       holder.innerHTML = entry.html;
       holder.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+      if (entry.action === "correct") {
+        // A round replaced with entries stored since as another round: "record it as another
+        // round" is not what the referee asked; correcting the round again is.
+        holder.querySelectorAll('[data-choice="another"]').forEach(function (node) { node.remove(); });
+      }
       slot.appendChild(holder);
     });
   }

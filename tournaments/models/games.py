@@ -360,13 +360,23 @@ class Game(SeatChanges, Agreement, models.Model):
         version: int,
         client_id: UUID | None = None,
         dispute: Dispute | None = None,
+        known: int | None = None,
+        mine: Collection[UUID] = (),
     ) -> None:
         """Replace round `number`'s entries; later rounds are rescored.
 
         With `dispute`, the correction answers it: resolved, with the correction's reason.
+
+        `known`, `mine`: as for a round (`check_not_stored_since`), the sheet the phone made
+        the correction on and its own changes since. Entries another phone stored since as
+        another round are that round (`AlreadyStored`): a round replaced with them would be
+        stored twice (a referee's "replace round 1 with mine" where the other phone stored
+        mine as round 2). None: the referee's word that it is another round, or a form.
         """
         with transaction.atomic():
             game = self._locked(version, client_id)
+            if known is not None:
+                game.check_not_stored_since(entries, number, known=known, mine=mine)
             rows = game.rows()
             stored = game._stored_round(rows, number)
             before = rows.entries(stored)

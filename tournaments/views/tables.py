@@ -607,14 +607,22 @@ def sync(
             correction = CorrectionForm(GameSheet.load(game), request.POST)
             if not correction.is_valid():
                 return _refused(_errors(correction))
-            game.correct_round(
-                correction.cleaned_data["number"],
-                correction.entries,
-                by=entrant.by,
-                reason=correction.cleaned_data["reason"],
-                version=correction.cleaned_data["version"],
-                client_id=client_id,
-            )
+            typed_on = RoundPost(request.POST, base=base)
+            try:
+                game.correct_round(
+                    correction.cleaned_data["number"],
+                    correction.entries,
+                    by=entrant.by,
+                    reason=correction.cleaned_data["reason"],
+                    version=correction.cleaned_data["version"],
+                    client_id=client_id,
+                    known=None if typed_on.another else typed_on.known,
+                    mine=typed_on.mine,
+                )
+            except AlreadyStored as refused:
+                status, http_status, extra = _not_stored(request, entrant, code, refused, typed_on)
+                game.refresh_from_db(fields=["version"])
+                return answer(status, http_status, **extra)
         else:
             posted = RoundPost(request.POST, base=base)
             try:
