@@ -246,9 +246,102 @@
     var none = document.querySelector("#sheet .no-rounds");
     if (none) none.hidden = rounds.length !== 0;
     if (result) updateSeats(result);
+    drawChart(prefixAsRendered && rounds.length === rendered.rounds.length ? null : result);
     updateForm(rounds, result);
     updateTools(rounds);
     renderStatus();
+  }
+
+  // --- the score chart past the stored rounds ----------------------------------------------
+
+  var chartTexts = (function () {
+    var node = document.getElementById("chart-texts");
+    return node ? JSON.parse(node.textContent) : null;
+  })();
+  // The players' lines: tournaments/chart.py's PALETTE.
+  var PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"];
+
+  // The chart as the server draws it (tournaments/chart.py, progression_svg), from the
+  // device's rounds: those stored and those waiting on this phone. `result` null: the
+  // server's own chart is the device's (nothing saved or waiting since it was drawn).
+  function drawChart(result) {
+    var figure = document.querySelector("#sheet figure.chart");
+    if (!figure || !chartTexts) return;
+    if (figure.dataset.server === undefined) {
+      figure.dataset.server = figure.hidden ? "" : "1";
+      figure.serverChart = figure.innerHTML;
+    }
+    if (!result) {
+      if (figure.dataset.device) {
+        figure.innerHTML = figure.serverChart;
+        figure.hidden = !figure.dataset.server;
+        delete figure.dataset.device;
+      }
+      return;
+    }
+    figure.innerHTML = progressionSvg(result);
+    figure.hidden = result.rounds.length === 0;
+    figure.dataset.device = "1";
+  }
+
+  function progressionSvg(result) {
+    var width = 320, fontSize = 11;
+    var players = server.players;
+    var ruleset = rulesetOf();
+    var limit = ruleset.endAbove;
+    var series = players.map(function (player) {
+      var line = [0];
+      result.rounds.forEach(function (round) {
+        var total = round.totals && player in round.totals ? round.totals[player] : line[line.length - 1];
+        line.push(total);
+      });
+      return line;
+    });
+    var last = result.rounds.length;
+    var highest = 0;
+    series.forEach(function (line) { line.forEach(function (total) { highest = Math.max(highest, total); }); });
+    var top = Math.max(limit + 50, Math.ceil((highest + 1) / 50) * 50);
+    var lineHeight = fontSize + 6;
+    var left = fontSize * 3, right = 8, plotTop = 8, plotHeight = 170;
+    var axis = plotTop + plotHeight;
+    var height = axis + fontSize * 3 + (players.length + 1) * lineHeight;
+    var plotWidth = width - left - right;
+    function x(number) { return (left + plotWidth * number / Math.max(1, last)).toFixed(1); }
+    function y(total) { return (axis - plotHeight * total / top).toFixed(1); }
+    var parts = [];
+    for (var total = 0; total <= top; total += 50) {
+      parts.push('<line x1="' + left + '" y1="' + y(total) + '" x2="' + (width - right) + '" y2="' + y(total) +
+        '" stroke="#dddddd" stroke-width="0.5"/><text x="' + (left - 4) + '" y="' + (axis - plotHeight * total / top + fontSize / 3).toFixed(1) +
+        '" text-anchor="end" font-size="' + fontSize + '" fill="#666666">' + total + "</text>");
+    }
+    var most = Math.max(4, Math.floor(plotWidth / 28));
+    var step = [1, 2, 5, 10, 20, 50, 100].filter(function (each) { return last / each <= most; })[0] || 100;
+    for (var number = 0; number <= last; number += step) {
+      parts.push('<text x="' + x(number) + '" y="' + (axis + fontSize + 3) + '" text-anchor="middle" font-size="' +
+        fontSize + '" fill="#666666">' + number + "</text>");
+    }
+    parts.push('<text x="' + (width - right) + '" y="' + (axis + 2 * fontSize + 5) + '" text-anchor="end" font-size="' +
+      fontSize + '" fill="#666666">' + escapeHtml(chartTexts.axis) + "</text>");
+    parts.push('<line x1="' + left + '" y1="' + y(limit) + '" x2="' + (width - right) + '" y2="' + y(limit) +
+      '" stroke="#c62828" stroke-width="1" stroke-dasharray="4 3"/>');
+    series.forEach(function (line, index) {
+      var points = line.map(function (each, n) { return x(n) + "," + y(each); }).join(" ");
+      parts.push('<polyline points="' + points + '" fill="none" stroke="' + PALETTE[index % PALETTE.length] +
+        '" stroke-width="2" stroke-linejoin="round"/>');
+    });
+    var legendTop = axis + fontSize * 3;
+    players.concat([chartTexts.limit]).forEach(function (label, index) {
+      var yText = legendTop + index * lineHeight + fontSize;
+      var limitLine = index === players.length;
+      var colour = limitLine ? "#c62828" : PALETTE[index % PALETTE.length];
+      var mid = (yText - fontSize / 3).toFixed(1);
+      parts.push('<line x1="' + left + '" y1="' + mid + '" x2="' + (left + 22) + '" y2="' + mid + '" stroke="' + colour +
+        '" stroke-width="2"' + (limitLine ? ' stroke-dasharray="4 3"' : "") + '/><text x="' + (left + 28) + '" y="' + yText +
+        '" font-size="' + fontSize + '" fill="#1d2330">' + escapeHtml(label) + "</text>");
+    });
+    return '<svg width="100%" viewBox="0 0 ' + width + " " + height + '" role="img" aria-label="' + escapeHtml(chartTexts.label) +
+      '" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" class="progression device">' +
+      "<title>" + escapeHtml(chartTexts.title) + "</title>" + parts.join("") + "</svg>";
   }
 
   // The parts outside the sheet that follow it: the undo panel (its round), the rounds a

@@ -272,8 +272,10 @@ def record_round(
     except FormRefused:
         pass
     except AlreadyApplied:
-        # Stored before, once: the phone sent it again.
-        return table_page.saved(request, entrant)
+        # Stored before, once: the phone sent it again (said "saved" again without script).
+        return table_page.saved(
+            request, entrant, number=_int_or_none(request.POST.get("number", ""))
+        )
     else:
         return table_page.saved(request, entrant, posted.seats)
     status = 200 if request.htmx else 400
