@@ -175,6 +175,9 @@ class Game:
         self.typed_there: list[tuple] = []
         self.given_up: set[tuple] = set()
         self.held_typed_there: set[tuple] = set()
+        # Rounds a choice put after the stored ones ("mine is another round"): out of the
+        # order they were typed in by the referee's word.
+        self.moved: set[tuple] = set()
         self.events: list[str] = []
 
     # --- the phone -----------------------------------------------------------------------
@@ -316,6 +319,7 @@ class Game:
             panel.locator("[data-choice=first]").click()
         else:
             panel.get_by_role("button", name="Mine is another round").click()
+            self.moved.add(mine)
         expect(self.page.locator("#device-problem .conflict")).to_have_count(0)
         return True
 
@@ -522,7 +526,7 @@ class Game:
         self.figures.doubled += sum(n - 1 for n in counts.values()) + len(set(stored) - typed)
         misnumbered = 0 if numbers == list(range(1, len(numbers) + 1)) else 1
         for typed in (self.typed_here, self.typed_there):
-            order = [stored.index(k) for k in typed if k in stored]
+            order = [stored.index(k) for k in typed if k in stored and k not in self.moved]
             misnumbered += sum(1 for a, b in zip(order, order[1:], strict=False) if a > b)
         self.figures.misnumbered += misnumbered
         engine = rules.score_game(
