@@ -522,8 +522,8 @@ class Game:
             )
         # A round a choice gave up may still be stored (e.g. a replacement refused as the
         # round another phone stored meanwhile): not a double, as long as someone typed it.
-        typed = set(self.typed_here) | set(self.typed_there)
-        self.figures.doubled += sum(n - 1 for n in counts.values()) + len(set(stored) - typed)
+        anyone = set(self.typed_here) | set(self.typed_there)
+        self.figures.doubled += sum(n - 1 for n in counts.values()) + len(set(stored) - anyone)
         misnumbered = 0 if numbers == list(range(1, len(numbers) + 1)) else 1
         for typed in (self.typed_here, self.typed_there):
             order = [stored.index(k) for k in typed if k in stored and k not in self.moved]
