@@ -175,8 +175,9 @@ class Game:
         self.typed_there: list[tuple] = []
         self.given_up: set[tuple] = set()
         self.held_typed_there: set[tuple] = set()
-        # Rounds a choice put after the stored ones ("mine is another round"): out of the
-        # order they were typed in by the referee's word.
+        # Rounds a choice placed ("mine is another round", "replace round N with mine", the
+        # stored ones "mine came first" put after): out of the order they were typed in by
+        # the referee's word.
         self.moved: set[tuple] = set()
         self.events: list[str] = []
 
@@ -310,12 +311,15 @@ class Game:
             existing = stored.entries(stored.rounds[number - 1])
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
+            self.moved.add(mine)  # put at that number by the referee's word
             waiting = [self._key_of_fields(op["fields"]) for op in ops if op is not problem]
             if key_of(existing) not in waiting:
                 # Unless this phone still holds it too (the other phone typed it): it follows.
                 self.given_up.add(key_of(existing))
         elif choice == "first":
             # The phone's waiting rounds came first: every round kept, the stored ones after.
+            stored = self.table.game.rows()
+            self.moved.update(key_of(stored.entries(each)) for each in stored.rounds[number - 1 :])
             panel.locator("[data-choice=first]").click()
         else:
             panel.get_by_role("button", name="Mine is another round").click()
