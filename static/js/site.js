@@ -61,7 +61,10 @@
     if (!notice || notice.hidden || !window.htmx) return;
     document.querySelectorAll("[data-hx-trigger*='every']").forEach(function (element) {
       var url = element.getAttribute("data-hx-get");
-      if (!url) return;
+      // A poll on its way answers as well. (htmx would queue this one behind it and send it
+      // later with a promise of its own that nobody holds: failing offline, it would escape
+      // as the page's error "undefined".)
+      if (!url || element.classList.contains("htmx-request")) return;
       Promise.resolve(window.htmx.ajax("GET", url, { source: element })).catch(function () { return null; });
     });
   });

@@ -781,8 +781,10 @@
   // The server's page part, swapped in by htmx. htmx rejects its promise with nothing when the
   // request fails (the network dropped meanwhile): the next poll or sync fetches it again, and
   // no "undefined" escapes as an error of the page.
+  // One at a time: htmx queues a second behind the first and sends it later with a promise of
+  // its own that nobody holds (offline, the same "undefined"); the first brings the news too.
   function fetchPart(query, target) {
-    if (!window.htmx) return Promise.resolve();
+    if (!window.htmx || document.body.classList.contains("htmx-request")) return Promise.resolve();
     return Promise.resolve(window.htmx.ajax("GET", sheetUrl + query, { target: target, swap: "outerHTML" }))
       .catch(function () { return null; });
   }
