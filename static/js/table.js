@@ -101,12 +101,17 @@
   }
 
   // Read-modify-write in one IndexedDB transaction: two tabs never lose each other's changes.
+  // The updater's result is what the transaction stored: no second one to read it back.
   function change(updater) {
+    var written = null;
     return idb.update(key, function (saved) {
       saved = saved || { outbox: [], sheet: null };
       updater(saved);
+      written = saved;
       return saved;
-    }, store).then(load).then(function (saved) {
+    }, store).then(function () {
+      // Our copy, not the object IndexedDB cloned: later changes go through `change` again.
+      var saved = copyOf(written);
       outbox = saved.outbox;
       mine = saved.mine || [];
       already = saved.already || [];
@@ -660,7 +665,7 @@
 
   // --- the outbox ----------------------------------------------------------------------------
 
-  function queue(op) {
+  function queue(op, taken) {
     // A correction or undo carries the version of the sheet it was made on: the server's, plus
     // one for every change of this device that will be stored before it.
     op.id = uuid();
@@ -671,12 +676,15 @@
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
-    // Resolved once the change is written on the device; the sending goes on behind it.
-    var kept = change(function (saved) {
+    // Resolved once the change is written on the device and drawn (`taken` first: the form
+    // cleared, say), once; the sending goes on behind it.
+    return change(function (saved) {
       saved.outbox.push(op);
+    }).then(function () {
+      if (taken) taken();
+      renderPending();
+      flush();
     });
-    kept.then(renderPending).then(flush);
-    return kept;
   }
 
   function csrfToken() {
@@ -1441,16 +1449,24 @@
       // closed tab right after the tap keeps it. Meanwhile the button takes no second tap.
       var recordButton = document.getElementById("record-button");
       if (recordButton) recordButton.disabled = true;
-      queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
+      queue({ action: "record", number: number, fields: stripFields(fields) }, function () {
         form.reset();
         form.querySelector('input[name="number"]').dataset.typed = "";
+        // The thumb goes on with the next round's first hand: focused before the sheet is
+        // redrawn, so that the focus lays out nothing the redraw changes again.
+        var first = form.querySelector("input.hand:not([disabled])");
+        if (first) first.focus();
         var preview = document.getElementById("preview");
         if (preview) preview.innerHTML = "";
         announce(t(texts.saved_here, { number: number }), false);
         showMoved("");
-        renderPending();
-        var first = form.querySelector("input.hand:not([disabled])");
-        if (first) first.focus();
+      }).then(function () {
+        // Someone went out in that round: their hand is no longer the first.
+        var focused = document.activeElement;
+        if (focused && focused.form === form && focused.disabled) {
+          var next = form.querySelector("input.hand:not([disabled])");
+          if (next) requestAnimationFrame(function () { next.focus(); });
+        }
       }).then(function () {
         if (recordButton) recordButton.disabled = false;
       }, function () {
@@ -1496,20 +1512,21 @@
     }
   }, true);
 
-  document.addEventListener("input", function (event) {
+  // The preview scores the whole game: once a frame, not once an event (a toggle's tap fires
+  // both "input" and "change").
+  var previewFrame = 0;
+  function typedIn(event) {
     var form = event.target.form;
-    if (form && form.id === "round-form") {
-      form.querySelector('input[name="number"]').dataset.typed = "1";
+    if (!form || form.id !== "round-form") return;
+    form.querySelector('input[name="number"]').dataset.typed = "1";
+    if (previewFrame) return;
+    previewFrame = requestAnimationFrame(function () {
+      previewFrame = 0;
       renderPreview(form);
-    }
-  });
-  document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    if (form && form.id === "round-form") {
-      form.querySelector('input[name="number"]').dataset.typed = "1";
-      renderPreview(form);
-    }
-  });
+    });
+  }
+  document.addEventListener("input", typedIn);
+  document.addEventListener("change", typedIn);
 
   // A fresh sheet from the server (a poll, or after a sync): keep it for an offline reload.
   document.body.addEventListener("htmx:afterSwap", function (event) {
@@ -1537,24 +1554,33 @@
     }
   });
 
+  // The game as last known stored, at every fresh sheet (small: an offline reload redraws
+  // the sheet from it); the sheet's HTML (17 KB at 22 rounds) only when the page goes away.
   function remember() {
-    var sheet = document.getElementById("sheet");
-    if (!sheet || !server || !rendered) return;
-    var drawn = rendered;
+    if (!server) return;
     var state = server;
-    return change(function (saved) {
-      if (!saved.sheet || saved.sheet.version <= drawn.version) {
-        saved.sheet = { version: drawn.version, html: sheet.outerHTML };
+    return change(function (saved) { keepKnown(saved, state); });
+  }
+
+  function keepSheet() {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !rendered || closed) return;
+    var drawn = rendered;
+    var html = sheet.outerHTML;
+    change(function (saved) {
+      if (!saved.sheet || saved.sheet.version < drawn.version) {
+        saved.sheet = { version: drawn.version, html: html };
       }
-      keepKnown(saved, state);
     });
   }
+  window.addEventListener("pagehide", keepSheet);
 
   window.addEventListener("online", function () { offline = false; flush(); });
   window.addEventListener("offline", function () { offline = true; renderStatus(); });
   window.addEventListener("focus", function () { if (outbox.length) flush(); });
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && outbox.length) flush();
+    if (document.visibilityState === "hidden") keepSheet();
+    else if (outbox.length) flush();
   });
   setInterval(function () { if (outbox.length && !flushing) flush(); }, 10000);
 
@@ -1584,7 +1610,7 @@
   // On a page reloaded offline the kept page may be older than what this device saw: the
   // sheet is the newest of the page, the kept sheet and the kept game, plus the outbox.
   readServer();
-  load().then(function (saved) {
+  var ready = load().then(function (saved) {
     outbox = saved.outbox;
     mine = saved.mine || [];
     already = saved.already || [];
@@ -1610,6 +1636,8 @@
     handOver("none");
   });
 
+  // For the benchmark: the page is ready once the outbox is read and drawn.
+  window.yanivReady = ready;
   // For the tests: the device's outbox, as it is stored.
   window.yanivOutbox = function () { return load().then(function (saved) { return saved.outbox; }); };
 })();
