@@ -751,6 +751,13 @@
         outbox = saved.outbox;
         var op = outbox[0];
         if (!op || op.problem || closed) return null;
+        if (notDisplaced(op)) {
+          // Its move is moot: dropped, never stored a second time.
+          return change(function (saved) {
+            saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
+            saved.outbox.forEach(function (other) { other.version -= 1; });
+          }).then(next);
+        }
         return send(op).then(function (answer) {
           offline = false;
           return settle(op, answer).then(function (done) {
@@ -795,6 +802,18 @@
     if (!window.htmx || document.body.classList.contains("htmx-request")) return Promise.resolve();
     return Promise.resolve(window.htmx.ajax("GET", sheetUrl + query, { target: target, swap: "outerHTML" }))
       .catch(function () { return null; });
+  }
+
+  // "Mine came first" moves the stored rounds after the phone's: each is sent as another round
+  // (or corrects a later one) once the phone's round took its place. If it did not (refused as
+  // a round another phone stored meanwhile, or discarded), the stored round is still there
+  // under another number: the move would store it twice.
+  function notDisplaced(op) {
+    if (!op.moves || !server) return false;
+    var entries = entriesOf(op.fields);
+    return server.rounds.some(function (round, index) {
+      return index + 1 !== op.number && sameRecord(round, entries);
+    });
   }
 
   // A change the server stored, into a copy of the stored game.
@@ -1123,7 +1142,7 @@
       // Mine keep the sheet they were typed on (a round another phone stores meanwhile is
       // still that round); the stored ones moving after them are another round by choice.
       var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(),
-        known: moved ? server.version : waiting[index].known, another: moved };
+        known: moved ? server.version : waiting[index].known, another: moved, moves: moved };
       if (stored) change.reason = texts.first_reason;
       ops.push(change);
     });

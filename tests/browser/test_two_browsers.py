@@ -220,3 +220,39 @@ def test_case_2_a_phone_two_rounds_ahead_meets_the_real_round_3_stored_as_round_
     second.reload()
     sees(second, expected)
     expect(second.locator("#save-status")).not_to_have_class(re.compile(r"\bconflict\b"))
+
+
+@pytest.mark.parametrize("choice", ["Apply mine anyway", "Discard mine"])
+def test_case_2_mine_came_first_then_the_other_phone_types_mine_the_stored_round_stays_once(
+    phones, context: BrowserContext, table, referee, choice
+):
+    """The first phone holds round 2; the second stored another round 2. On the conflict's
+    panel the referee chooses "Mine came first", but meanwhile the second phone recorded the
+    first phone's round as round 3: the correction is stale, then (applied anyway) already
+    stored as round 3. The stored round 2 it was to move after it stays where it is, once
+    (chaos seed 330 stored it again as round 4)."""
+    record(table.game, referee, ROUNDS[0])
+    first, second = phones
+    first.reload()
+    context.set_offline(True)
+    record_offline(first, 2, ROUNDS[1], stored=1)
+    second.reload()
+    records(second, 2, ROUNDS[2])
+
+    back_online(first, context)
+    panel = first.locator("#device-problem .conflict")
+    expect(panel).to_contain_text("Round 2 was recorded twice, differently", timeout=15_000)
+    records(second, 3, ROUNDS[1])
+    panel.locator("[data-choice=first]").click()
+    expect(panel).to_contain_text(
+        "The sheet changed on another device before your change to round 2", timeout=15_000
+    )
+    panel.get_by_role("button", name=choice).click()
+    wait_until_sent(first)
+    expected = [ROUNDS[0], ROUNDS[2], ROUNDS[1]]
+    stored_once(table, expected)
+    if choice == "Apply mine anyway":
+        expect(first.locator("#device-already .conflict")).to_contain_text(
+            "Already stored as round 3 (from another phone)"
+        )
+    sees(first, expected)
