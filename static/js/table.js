@@ -752,11 +752,18 @@
         var op = outbox[0];
         if (!op || op.problem || closed) return null;
         if (notDisplaced(op)) {
-          // Its move is moot: dropped, never stored a second time.
+          // Its move is moot: dropped, never stored a second time; the rounds after it take
+          // their numbers after the stored sheet again.
+          var moved = [];
           return change(function (saved) {
             saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
-            saved.outbox.forEach(function (other) { other.version -= 1; });
-          }).then(next);
+            moved = renumber(saved.outbox);
+          }).then(function () {
+            if (moved.length) {
+              showMoved(moved.map(function (move) { return t(texts.moved, move); }).join(" "));
+            }
+            return next();
+          });
         }
         return send(op).then(function (answer) {
           offline = false;
