@@ -125,6 +125,10 @@ def test_back_online_with_a_poll_on_its_way_the_page_throws_nothing(
     # Back online: the notice's poll goes at once, and is held on its way.
     context.set_offline(False)
     expect(page.locator("#sheet")).to_have_class("htmx-request")
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 1
     # The browser says "online" again (it may, as the Wi-Fi comes and goes).
     page.evaluate("window.dispatchEvent(new Event('online'))")
