@@ -407,8 +407,10 @@ def throttle(cdp: Any) -> None:
 
 def marks(page: Any) -> tuple[float, float]:
     """When the inputs and the script were ready, in ms from the navigation's start."""
+    # A function, not an expression: Playwright polls an expression with eval(), which the
+    # site's Content-Security-Policy refuses once the first check finds the marks not yet set.
     page.wait_for_function(
-        "window.__phone && window.__phone.inputs !== undefined "
+        "() => window.__phone && window.__phone.inputs !== undefined "
         "&& window.__phone.script !== undefined",
         timeout=60_000,
     )

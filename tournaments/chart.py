@@ -139,6 +139,21 @@ def _swatch(color: str | colors.Color, *, dashed: bool = False) -> LineSwatch:
     return swatch
 
 
+def chart_texts(end_above: int, eliminates: bool) -> dict[str, str]:
+    """The chart's words: its title, its label for screen readers, the rounds' axis and the
+    limit's line (the table page's script draws the same chart past the stored rounds)."""
+    if eliminates:
+        limit = gettext("%(limit)s: above it a player is out") % {"limit": end_above}
+    else:
+        limit = gettext("%(limit)s: above it the game is over") % {"limit": end_above}
+    return {
+        "title": gettext("Score progression"),
+        "label": gettext("Score progression: each player's total after every round"),
+        "axis": pgettext("chart axis", "round"),
+        "limit": limit,
+    }
+
+
 def progression_svg(sheet: ScoreSheet, *, width: int = 320, font_size: int = 11) -> str:
     """The progression chart as an inline <svg> of our own, scaling to its container's width.
 
@@ -185,7 +200,8 @@ def progression_svg(sheet: ScoreSheet, *, width: int = 320, font_size: int = 11)
             f'<text x="{x(number):.1f}" y="{axis + font_size + 3}" text-anchor="middle"'
             f' font-size="{font_size}" fill="#666666">{number}</text>'
         )
-    axis_name = html.escape(pgettext("chart axis", "round"))
+    texts = chart_texts(limit, eliminates)
+    axis_name = html.escape(texts["axis"])
     parts.append(
         f'<text x="{width - right}" y="{axis + 2 * font_size + 5}" text-anchor="end"'
         f' font-size="{font_size}" fill="#666666">{axis_name}</text>'
@@ -200,12 +216,8 @@ def progression_svg(sheet: ScoreSheet, *, width: int = 320, font_size: int = 11)
             f'<polyline points="{points}" fill="none" stroke="{PALETTE[index % len(PALETTE)]}"'
             ' stroke-width="2" stroke-linejoin="round"/>'
         )
-    if eliminates:
-        limit_label = gettext("%(limit)s: above it a player is out") % {"limit": limit}
-    else:
-        limit_label = gettext("%(limit)s: above it the game is over") % {"limit": limit}
     legend_top = axis + font_size * 3
-    for index, label in enumerate([*players, limit_label]):
+    for index, label in enumerate([*players, texts["limit"]]):
         y_text = legend_top + index * line_height + font_size
         colour = PALETTE[index % len(PALETTE)] if index < len(players) else "#c62828"
         dash = ' stroke-dasharray="4 3"' if index == len(players) else ""
@@ -215,8 +227,7 @@ def progression_svg(sheet: ScoreSheet, *, width: int = 320, font_size: int = 11)
             f'<text x="{left + 28}" y="{y_text}" font-size="{font_size}"'
             f' fill="#1d2330">{html.escape(label)}</text>'
         )
-    title = html.escape(gettext("Score progression"))
-    label = html.escape(gettext("Score progression: each player's total after every round"))
+    title, label = html.escape(texts["title"]), html.escape(texts["label"])
     return (
         f'<svg width="100%" viewBox="0 0 {width} {height}" role="img" aria-label="{label}"'
         ' xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif"'

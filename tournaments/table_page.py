@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 
 from scoring.records import round_to_record
 from tournaments.access import Entrant, Viewer
+from tournaments.chart import chart_texts
 from tournaments.forms import DisputeForm, RoundForm, RoundPost
 from tournaments.models import AlreadyStored, Game, GameChange, Round, RoundConflict, Seat, Table
 from tournaments.models.rounds import describe_entries
@@ -62,18 +63,26 @@ def answer(
     return render(request, template, context, status=status)
 
 
-def saved(request: HtmxHttpRequest, entrant: Entrant, seats: Sequence[Seat] = ()) -> HttpResponse:
+def saved(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    seats: Sequence[Seat] = (),
+    *,
+    number: int | None = None,
+) -> HttpResponse:
     """A saved change's answer: back to the page for a plain post; for htmx the fresh sheet
     (of the seats the write locked, with their new totals, if it had them), or, if the
     database drops right after the commit, that the round is saved (never "not saved"), and
-    the sheet fetched again until it answers."""
+    the sheet fetched again until it answers.
+
+    `number`: a round stored before, posted again (a double tap without the script: the
+    browser shows the second post's answer, which must say "saved" too)."""
     table = entrant.table
     if not request.htmx:
-        if seats:
+        if seats or number:
             # A page without its script says so too, as the next page's message.
-            messages.success(
-                request, gettext("Round %(number)s saved.") % {"number": table.game.round_count}
-            )
+            said = number or table.game.round_count
+            messages.success(request, gettext("Round %(number)s saved.") % {"number": said})
         return back(table, entrant.typed)
     try:
         sheet = GameSheet.of(table.game, seats) if seats else None
@@ -240,6 +249,10 @@ def page_values(
         "history": history_html(changes, table, viewer.show_names),
         "history_count": len(changes),
         "dispute_form": DisputeForm(sheet) if asks else None,
+        # The phone draws the chart past the stored rounds (saved or waiting on it).
+        "chart_texts": (
+            chart_texts(sheet.ruleset.end_above, sheet.ruleset.eliminates) if editable else None
+        ),
     }
     if form is None and editable and not game.finished:
         form = RoundForm(sheet, initial={"number": len(sheet.rows) + 1}, auto_id="r_%s")

@@ -55,6 +55,19 @@
     updated = new Date();
     if (notice) notice.hidden = true;
   });
+  // Back online: the polls go at once, not at their next turn (up to 15 s later), so that the
+  // notice goes as soon as the page is up to date again. A poll failing still leaves it.
+  window.addEventListener("online", function () {
+    if (!notice || notice.hidden || !window.htmx) return;
+    document.querySelectorAll("[data-hx-trigger*='every']").forEach(function (element) {
+      var url = element.getAttribute("data-hx-get");
+      // A poll on its way answers as well. (htmx would queue this one behind it and send it
+      // later with a promise of its own that nobody holds: failing offline, it would escape
+      // as the page's error "undefined".)
+      if (!url || element.classList.contains("htmx-request")) return;
+      Promise.resolve(window.htmx.ajax("GET", url, { source: element })).catch(function () { return null; });
+    });
+  });
 })();
 
 // The installable web app: a service worker keeps the pages opened here for offline use.

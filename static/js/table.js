@@ -101,12 +101,17 @@
   }
 
   // Read-modify-write in one IndexedDB transaction: two tabs never lose each other's changes.
+  // The updater's result is what the transaction stored: no second one to read it back.
   function change(updater) {
+    var written = null;
     return idb.update(key, function (saved) {
       saved = saved || { outbox: [], sheet: null };
       updater(saved);
+      written = saved;
       return saved;
-    }, store).then(load).then(function (saved) {
+    }, store).then(function () {
+      // Our copy, not the object IndexedDB cloned: later changes go through `change` again.
+      var saved = copyOf(written);
       outbox = saved.outbox;
       mine = saved.mine || [];
       already = saved.already || [];
@@ -261,9 +266,102 @@
     var none = document.querySelector("#sheet .no-rounds");
     if (none) none.hidden = rounds.length !== 0;
     if (result) updateSeats(result);
+    drawChart(prefixAsRendered && rounds.length === rendered.rounds.length ? null : result);
     updateForm(rounds, result);
     updateTools(rounds);
     renderStatus();
+  }
+
+  // --- the score chart past the stored rounds ----------------------------------------------
+
+  var chartTexts = (function () {
+    var node = document.getElementById("chart-texts");
+    return node ? JSON.parse(node.textContent) : null;
+  })();
+  // The players' lines: tournaments/chart.py's PALETTE.
+  var PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"];
+
+  // The chart as the server draws it (tournaments/chart.py, progression_svg), from the
+  // device's rounds: those stored and those waiting on this phone. `result` null: the
+  // server's own chart is the device's (nothing saved or waiting since it was drawn).
+  function drawChart(result) {
+    var figure = document.querySelector("#sheet figure.chart");
+    if (!figure || !chartTexts) return;
+    if (figure.dataset.server === undefined) {
+      figure.dataset.server = figure.hidden ? "" : "1";
+      figure.serverChart = figure.innerHTML;
+    }
+    if (!result) {
+      if (figure.dataset.device) {
+        figure.innerHTML = figure.serverChart;
+        figure.hidden = !figure.dataset.server;
+        delete figure.dataset.device;
+      }
+      return;
+    }
+    figure.innerHTML = progressionSvg(result);
+    figure.hidden = result.rounds.length === 0;
+    figure.dataset.device = "1";
+  }
+
+  function progressionSvg(result) {
+    var width = 320, fontSize = 11;
+    var players = server.players;
+    var ruleset = rulesetOf();
+    var limit = ruleset.endAbove;
+    var series = players.map(function (player) {
+      var line = [0];
+      result.rounds.forEach(function (round) {
+        var total = round.totals && player in round.totals ? round.totals[player] : line[line.length - 1];
+        line.push(total);
+      });
+      return line;
+    });
+    var last = result.rounds.length;
+    var highest = 0;
+    series.forEach(function (line) { line.forEach(function (total) { highest = Math.max(highest, total); }); });
+    var top = Math.max(limit + 50, Math.ceil((highest + 1) / 50) * 50);
+    var lineHeight = fontSize + 6;
+    var left = fontSize * 3, right = 8, plotTop = 8, plotHeight = 170;
+    var axis = plotTop + plotHeight;
+    var height = axis + fontSize * 3 + (players.length + 1) * lineHeight;
+    var plotWidth = width - left - right;
+    function x(number) { return (left + plotWidth * number / Math.max(1, last)).toFixed(1); }
+    function y(total) { return (axis - plotHeight * total / top).toFixed(1); }
+    var parts = [];
+    for (var total = 0; total <= top; total += 50) {
+      parts.push('<line x1="' + left + '" y1="' + y(total) + '" x2="' + (width - right) + '" y2="' + y(total) +
+        '" stroke="#dddddd" stroke-width="0.5"/><text x="' + (left - 4) + '" y="' + (axis - plotHeight * total / top + fontSize / 3).toFixed(1) +
+        '" text-anchor="end" font-size="' + fontSize + '" fill="#666666">' + total + "</text>");
+    }
+    var most = Math.max(4, Math.floor(plotWidth / 28));
+    var step = [1, 2, 5, 10, 20, 50, 100].filter(function (each) { return last / each <= most; })[0] || 100;
+    for (var number = 0; number <= last; number += step) {
+      parts.push('<text x="' + x(number) + '" y="' + (axis + fontSize + 3) + '" text-anchor="middle" font-size="' +
+        fontSize + '" fill="#666666">' + number + "</text>");
+    }
+    parts.push('<text x="' + (width - right) + '" y="' + (axis + 2 * fontSize + 5) + '" text-anchor="end" font-size="' +
+      fontSize + '" fill="#666666">' + escapeHtml(chartTexts.axis) + "</text>");
+    parts.push('<line x1="' + left + '" y1="' + y(limit) + '" x2="' + (width - right) + '" y2="' + y(limit) +
+      '" stroke="#c62828" stroke-width="1" stroke-dasharray="4 3"/>');
+    series.forEach(function (line, index) {
+      var points = line.map(function (each, n) { return x(n) + "," + y(each); }).join(" ");
+      parts.push('<polyline points="' + points + '" fill="none" stroke="' + PALETTE[index % PALETTE.length] +
+        '" stroke-width="2" stroke-linejoin="round"/>');
+    });
+    var legendTop = axis + fontSize * 3;
+    players.concat([chartTexts.limit]).forEach(function (label, index) {
+      var yText = legendTop + index * lineHeight + fontSize;
+      var limitLine = index === players.length;
+      var colour = limitLine ? "#c62828" : PALETTE[index % PALETTE.length];
+      var mid = (yText - fontSize / 3).toFixed(1);
+      parts.push('<line x1="' + left + '" y1="' + mid + '" x2="' + (left + 22) + '" y2="' + mid + '" stroke="' + colour +
+        '" stroke-width="2"' + (limitLine ? ' stroke-dasharray="4 3"' : "") + '/><text x="' + (left + 28) + '" y="' + yText +
+        '" font-size="' + fontSize + '" fill="#1d2330">' + escapeHtml(label) + "</text>");
+    });
+    return '<svg width="100%" viewBox="0 0 ' + width + " " + height + '" role="img" aria-label="' + escapeHtml(chartTexts.label) +
+      '" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" class="progression device">' +
+      "<title>" + escapeHtml(chartTexts.title) + "</title>" + parts.join("") + "</svg>";
   }
 
   // The parts outside the sheet that follow it: the undo panel (its round), the rounds a
@@ -616,7 +714,7 @@
 
   // --- the outbox ----------------------------------------------------------------------------
 
-  function queue(op) {
+  function queue(op, taken) {
     // A correction or undo carries the version of the sheet it was made on: the server's, plus
     // one for every change of this device that will be stored before it.
     op.id = uuid();
@@ -627,12 +725,15 @@
     // When it was typed, on this device's clock: sent as "how long ago", so that a round typed
     // before the session's time limit counts as played before it, however late it is sent.
     op.typedAt = Date.now();
-    // Resolved once the change is written on the device; the sending goes on behind it.
-    var kept = change(function (saved) {
+    // Resolved once the change is written on the device and drawn (`taken` first: the form
+    // cleared, say), once; the sending goes on behind it.
+    return change(function (saved) {
       saved.outbox.push(op);
+    }).then(function () {
+      if (taken) taken();
+      renderPending();
+      flush();
     });
-    kept.then(renderPending).then(flush);
-    return kept;
   }
 
   function csrfToken() {
@@ -701,6 +802,20 @@
         outbox = saved.outbox;
         var op = outbox[0];
         if (!op || op.problem || closed) return null;
+        if (notDisplaced(op)) {
+          // Its move is moot: dropped, never stored a second time; the rounds after it take
+          // their numbers after the stored sheet again.
+          var moved = [];
+          return change(function (saved) {
+            saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
+            moved = renumber(saved.outbox);
+          }).then(function () {
+            if (moved.length) {
+              showMoved(moved.map(function (move) { return t(texts.moved, move); }).join(" "));
+            }
+            return next();
+          });
+        }
         return send(op).then(function (answer) {
           offline = false;
           return settle(op, answer).then(function (done) {
@@ -732,9 +847,32 @@
       // The sheet alone: the entry form may be being typed in this very moment.
       var behind = document.getElementById("behind-notice");
       if (!offline && behind && !behind.hidden && window.htmx) {
-        return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+        return fetchPart("?part=sheet", "#sheet");
       }
       return null;
+    });
+  }
+
+  // The server's page part, swapped in by htmx. htmx rejects its promise with nothing when the
+  // request fails (the network dropped meanwhile): the next poll or sync fetches it again, and
+  // no "undefined" escapes as an error of the page.
+  // One at a time: htmx queues a second behind the first and sends it later with a promise of
+  // its own that nobody holds (offline, the same "undefined"); the first brings the news too.
+  function fetchPart(query, target) {
+    if (!window.htmx || document.body.classList.contains("htmx-request")) return Promise.resolve();
+    return Promise.resolve(window.htmx.ajax("GET", sheetUrl + query, { target: target, swap: "outerHTML" }))
+      .catch(function () { return null; });
+  }
+
+  // "Mine came first" moves the stored rounds after the phone's: each is sent as another round
+  // (or corrects a later one) once the phone's round took its place. If it did not (refused as
+  // a round another phone stored meanwhile, or discarded), the stored round is still there
+  // under another number: the move would store it twice.
+  function notDisplaced(op) {
+    if (!op.moves || !server) return false;
+    var entries = entriesOf(op.fields);
+    return server.rounds.some(function (round, index) {
+      return index + 1 !== op.number && sameRecord(round, entries);
     });
   }
 
@@ -800,7 +938,7 @@
       return change(function (saved) {
         saved.outbox = saved.outbox.filter(function (other) { return other.id !== op.id; });
         saved.outbox.forEach(function (other) { other.version -= 1; });
-        saved.already = (saved.already || []).concat([{ id: op.id, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
+        saved.already = (saved.already || []).concat([{ id: op.id, action: op.action, number: op.number, stored: answer.number, fields: op.fields, html: answer.html || "" }]);
         if (answer.state) keepKnown(saved, answer.state);
       }).then(function () {
         if (answer.state && answer.state.version >= server.version) server = answer.state;
@@ -860,12 +998,9 @@
   // entry form is untouched (the server knows best who plays the next round), else the sheet
   // alone, so that what is being typed stays.
   function refreshSheet() {
-    if (!window.htmx) return null;
     var form = document.getElementById("round-form");
-    if (!form || formIsPristine(form)) {
-      return window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
-    }
-    return window.htmx.ajax("GET", sheetUrl + "?part=sheet", { target: "#sheet", swap: "outerHTML" });
+    if (!form || formIsPristine(form)) return fetchPart("", "#live");
+    return fetchPart("?part=sheet", "#sheet");
   }
 
   // --- the save status, always beside the Record button -------------------------------------
@@ -992,6 +1127,11 @@
       holder.dataset.already = entry.id;
       holder.innerHTML = entry.html;
       holder.querySelectorAll("[id]").forEach(function (node) { node.removeAttribute("id"); });
+      if (entry.action === "correct") {
+        // A round replaced with entries stored since as another round: "record it as another
+        // round" is not what the referee asked; correcting the round again is.
+        holder.querySelectorAll('[data-choice="another"]').forEach(function (node) { node.remove(); });
+      }
       slot.appendChild(holder);
     });
   }
@@ -1089,7 +1229,7 @@
       // Mine keep the sheet they were typed on (a round another phone stores meanwhile is
       // still that round); the stored ones moving after them are another round by choice.
       var change = { id: uuid(), action: stored ? "correct" : "record", number: number, fields: fields, typedAt: Date.now(),
-        known: moved ? server.version : waiting[index].known, another: moved };
+        known: moved ? server.version : waiting[index].known, another: moved, moves: moved };
       if (stored) change.reason = texts.first_reason;
       ops.push(change);
     });
@@ -1418,16 +1558,24 @@
       // closed tab right after the tap keeps it. Meanwhile the button takes no second tap.
       var recordButton = document.getElementById("record-button");
       if (recordButton) recordButton.disabled = true;
-      queue({ action: "record", number: number, fields: stripFields(fields) }).then(function () {
+      queue({ action: "record", number: number, fields: stripFields(fields) }, function () {
         form.reset();
         form.querySelector('input[name="number"]').dataset.typed = "";
+        // The thumb goes on with the next round's first hand: focused before the sheet is
+        // redrawn, so that the focus lays out nothing the redraw changes again.
+        var first = form.querySelector("input.hand:not([disabled])");
+        if (first) first.focus();
         var preview = document.getElementById("preview");
         if (preview) preview.innerHTML = "";
         announce(t(texts.saved_here, { number: number }), false);
         showMoved("");
-        renderPending();
-        var first = form.querySelector("input.hand:not([disabled])");
-        if (first) first.focus();
+      }).then(function () {
+        // Someone went out in that round: their hand is no longer the first.
+        var focused = document.activeElement;
+        if (focused && focused.form === form && focused.disabled) {
+          var next = form.querySelector("input.hand:not([disabled])");
+          if (next) requestAnimationFrame(function () { next.focus(); });
+        }
       }).then(function () {
         if (recordButton) recordButton.disabled = false;
       }, function () {
@@ -1473,20 +1621,21 @@
     }
   }, true);
 
-  document.addEventListener("input", function (event) {
+  // The preview scores the whole game: once a frame, not once an event (a toggle's tap fires
+  // both "input" and "change").
+  var previewFrame = 0;
+  function typedIn(event) {
     var form = event.target.form;
-    if (form && form.id === "round-form") {
-      form.querySelector('input[name="number"]').dataset.typed = "1";
+    if (!form || form.id !== "round-form") return;
+    form.querySelector('input[name="number"]').dataset.typed = "1";
+    if (previewFrame) return;
+    previewFrame = requestAnimationFrame(function () {
+      previewFrame = 0;
       renderPreview(form);
-    }
-  });
-  document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    if (form && form.id === "round-form") {
-      form.querySelector('input[name="number"]').dataset.typed = "1";
-      renderPreview(form);
-    }
-  });
+    });
+  }
+  document.addEventListener("input", typedIn);
+  document.addEventListener("change", typedIn);
 
   // A fresh sheet from the server (a poll, or after a sync): keep it for an offline reload.
   document.body.addEventListener("htmx:afterSwap", function (event) {
@@ -1503,7 +1652,7 @@
     readServer();
     remember();
     if (server && server.finished && !wasFinished && !outbox.length && target.id === "sheet") {
-      window.htmx.ajax("GET", sheetUrl, { target: "#live", swap: "outerHTML" });
+      fetchPart("", "#live");
       return;
     }
     renderPending();
@@ -1514,24 +1663,33 @@
     }
   });
 
+  // The game as last known stored, at every fresh sheet (small: an offline reload redraws
+  // the sheet from it); the sheet's HTML (17 KB at 22 rounds) only when the page goes away.
   function remember() {
-    var sheet = document.getElementById("sheet");
-    if (!sheet || !server || !rendered) return;
-    var drawn = rendered;
+    if (!server) return;
     var state = server;
-    return change(function (saved) {
-      if (!saved.sheet || saved.sheet.version <= drawn.version) {
-        saved.sheet = { version: drawn.version, html: sheet.outerHTML };
+    return change(function (saved) { keepKnown(saved, state); });
+  }
+
+  function keepSheet() {
+    var sheet = document.getElementById("sheet");
+    if (!sheet || !rendered || closed) return;
+    var drawn = rendered;
+    var html = sheet.outerHTML;
+    change(function (saved) {
+      if (!saved.sheet || saved.sheet.version < drawn.version) {
+        saved.sheet = { version: drawn.version, html: html };
       }
-      keepKnown(saved, state);
     });
   }
+  window.addEventListener("pagehide", keepSheet);
 
   window.addEventListener("online", function () { offline = false; flush(); });
   window.addEventListener("offline", function () { offline = true; renderStatus(); });
   window.addEventListener("focus", function () { if (outbox.length) flush(); });
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible" && outbox.length) flush();
+    if (document.visibilityState === "hidden") keepSheet();
+    else if (outbox.length) flush();
   });
   setInterval(function () { if (outbox.length && !flushing) flush(); }, 10000);
 
@@ -1561,7 +1719,7 @@
   // On a page reloaded offline the kept page may be older than what this device saw: the
   // sheet is the newest of the page, the kept sheet and the kept game, plus the outbox.
   readServer();
-  load().then(function (saved) {
+  var ready = load().then(function (saved) {
     outbox = saved.outbox;
     mine = saved.mine || [];
     already = saved.already || [];
@@ -1587,6 +1745,8 @@
     handOver("none");
   });
 
+  // For the benchmark: the page is ready once the outbox is read and drawn.
+  window.yanivReady = ready;
   // For the tests: the device's outbox, as it is stored.
   window.yanivOutbox = function () { return load().then(function (saved) { return saved.outbox; }); };
 })();

@@ -161,6 +161,7 @@ class Game:
         planned = min(planned, len(rounds) - 1)
         self.phone_rounds = rounds[:planned]
         self.spare = rounds[planned:]  # the second phone's
+        self.spares = list(self.spare)
         self.url = live_url + reverse("tables:detail", args=[self.table.pk])
         self.sync_url = reverse("tables:sync", args=[self.table.pk])
         self.context, self.page = context, page
@@ -174,6 +175,10 @@ class Game:
         self.typed_there: list[tuple] = []
         self.given_up: set[tuple] = set()
         self.held_typed_there: set[tuple] = set()
+        # Rounds a choice placed ("mine is another round", "replace round N with mine", the
+        # stored ones "mine came first" put after): out of the order they were typed in by
+        # the referee's word.
+        self.moved: set[tuple] = set()
         self.events: list[str] = []
 
     # --- the phone -----------------------------------------------------------------------
@@ -306,15 +311,19 @@ class Game:
             existing = stored.entries(stored.rounds[number - 1])
             panel.get_by_label("Reason").fill("the phone had it right")
             panel.get_by_role("button", name=f"Replace round {number} with mine").click()
+            self.moved.add(mine)  # put at that number by the referee's word
             waiting = [self._key_of_fields(op["fields"]) for op in ops if op is not problem]
             if key_of(existing) not in waiting:
                 # Unless this phone still holds it too (the other phone typed it): it follows.
                 self.given_up.add(key_of(existing))
         elif choice == "first":
             # The phone's waiting rounds came first: every round kept, the stored ones after.
+            stored = self.table.game.rows()
+            self.moved.update(key_of(stored.entries(each)) for each in stored.rounds[number - 1 :])
             panel.locator("[data-choice=first]").click()
         else:
             panel.get_by_role("button", name="Mine is another round").click()
+            self.moved.add(mine)
         expect(self.page.locator("#device-problem .conflict")).to_have_count(0)
         return True
 
@@ -344,11 +353,21 @@ class Game:
     def second_phone_types_a_held_round(self) -> None:
         """The other phone types the round the first still holds (the first waiting one), as
         it is or with one hand mistyped, as the next round of the stored sheet."""
+        # The sheet the other phone shows as the referee types there: read before the first
+        # phone's outbox, which may send that round meanwhile (the other phone then types on
+        # the sheet it had, not on one already holding the round).
+        # A round it shows stored already (the first phone's answer still on its way) is
+        # not typed again there.
+        self.table.game.refresh_from_db()
+        seen = (self.table.game.round_count + 1, self.table.game.version)
+        rows = self.table.game.rows()
+        shown = {key_of(rows.entries(each)) for each in rows.rounds}
         waiting = [
             self._key_of_fields(op["fields"])
             for op in self.outbox()
             if op["action"] == "record" and not op.get("problem")
         ]
+        waiting = [key for key in waiting if key not in shown]
         # A referee types a round on the second phone once, not again and again.
         waiting = [key for key in waiting if key not in self.held_typed_there]
         if not waiting:
@@ -368,18 +387,22 @@ class Game:
                 hands=hands, yaniv=entry.yaniv, empty_hand=entry.empty_hand, along=entry.along
             )
             self.figures.mistyped += 1
-        if self._second_sends(entry):
+        if self._second_sends(entry, seen):
             self.figures.second_phone_held += 1
 
-    def _second_sends(self, entry: rules.Round) -> bool:
-        """The second phone's round, sent through the sync in step: True once stored."""
-        self.table.game.refresh_from_db()
-        number = self.table.game.round_count + 1
+    def _second_sends(self, entry: rules.Round, seen: tuple[int, int] | None = None) -> bool:
+        """The second phone's round, sent through the sync on the sheet it shows (`seen`: the
+        round's number and the sheet's version; else the stored sheet now): True once stored."""
+        if seen is None:
+            self.table.game.refresh_from_db()
+            seen = (self.table.game.round_count + 1, self.table.game.version)
+        number, version = seen
         data: dict[str, Any] = {
             "action": "record",
             "client_id": str(uuid.uuid4()),
             "number": number,
-            "version": self.table.game.version,
+            "version": version,
+            "known": version,
             "along": [str(self.players.index(p) + 1) for p in entry.along],
         }
         ender = entry.yaniv or entry.empty_hand
@@ -388,6 +411,9 @@ class Game:
         for index, player in enumerate(self.players, start=1):
             data[f"hand_{index}"] = entry.hands[player]
         answer = self.second.post(self.sync_url, data).json()
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            name = self.label(key_of(entry))
+            print(f"second phone: {name} as round {number}: {answer['status']}")
         if answer["status"] == "stored":
             self.typed_there.append(key_of(entry))
             self.figures.second_device_rounds += 1
@@ -396,7 +422,42 @@ class Game:
 
     # --- the game ------------------------------------------------------------------------
 
+    def label(self, key: tuple) -> str:
+        """A round's name in a debug trace: A3 the phone's third, S1 a spare, ? else."""
+        for index, entry in enumerate(self.phone_rounds):
+            if key_of(entry) == key:
+                return f"A{index + 1}"
+        for index, entry in enumerate(self.spares):
+            if key_of(entry) == key:
+                return f"S{index + 1}"
+        return "?"
+
+    def debug(self) -> None:
+        """YANIV_CHAOS_DEBUG: every sync the phone sends, and its answer, printed."""
+
+        def sent(request: Any) -> None:
+            if "/sync/" in request.url and request.post_data:
+                from urllib.parse import parse_qs
+
+                data = parse_qs(request.post_data)
+                print("  phone sends", {k: v for k, v in data.items() if k not in ("client_id",)})
+
+        def answered(response: Any) -> None:
+            if "/sync/" in response.url:
+                try:
+                    body = response.json()
+                except Exception:  # noqa: BLE001 - a debug trace
+                    body = response.status
+                if isinstance(body, dict):
+                    body = {k: v for k, v in body.items() if k not in ("html", "state")}
+                print("  answer", body)
+
+        self.page.on("request", sent)
+        self.page.on("response", answered)
+
     def play(self) -> Figures:
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            self.debug()
         self.page.goto(self.url)
         self.page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         self.page.wait_for_function(
@@ -450,6 +511,8 @@ class Game:
         stored = [key_of(rows.entries(round_)) for round_ in rows.rounds]
         numbers = [round_.number for round_ in rows.rounds]
         self.figures.rounds += len(stored)
+        if os.environ.get("YANIV_CHAOS_DEBUG"):
+            print("stored:", [self.label(key) for key in stored])
         expected = (set(self.typed_here) | set(self.typed_there)) - self.given_up
         counts = Counter(stored)
         lost = expected - set(stored)
@@ -461,10 +524,13 @@ class Game:
                 f"seed {self.seed}: lost the {whose}'s round #{mine.index(key) + 1} of "
                 f"{len(mine)}; stored {len(stored)}; events {self.events}"
             )
-        self.figures.doubled += sum(n - 1 for n in counts.values()) + len(set(stored) - expected)
+        # A round a choice gave up may still be stored (e.g. a replacement refused as the
+        # round another phone stored meanwhile): not a double, as long as someone typed it.
+        anyone = set(self.typed_here) | set(self.typed_there)
+        self.figures.doubled += sum(n - 1 for n in counts.values()) + len(set(stored) - anyone)
         misnumbered = 0 if numbers == list(range(1, len(numbers) + 1)) else 1
         for typed in (self.typed_here, self.typed_there):
-            order = [stored.index(k) for k in typed if k in stored]
+            order = [stored.index(k) for k in typed if k in stored and k not in self.moved]
             misnumbered += sum(1 for a, b in zip(order, order[1:], strict=False) if a > b)
         self.figures.misnumbered += misnumbered
         engine = rules.score_game(

@@ -34,7 +34,7 @@ def test_a_chaos_game_loses_doubles_and_misnumbers_nothing(
 ):
     settings.LIVE_POLL_SECONDS = 2  # polls land between and during the submissions
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("pageerror", lambda error: errors.append(f"{error} {error.stack or ''}"))
     log_in(page, live_server.url, chaos_referee)
     assert page.url.endswith(reverse("tables:mine"))
     game = Game(seed, live_server.url, context, page, chaos_referee, tournament)

@@ -120,6 +120,10 @@ _GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", 
 class Game(SeatChanges, Agreement, models.Model):
     # Whether the game was finished when its change began (set under the lock).
     _was_finished: bool = False
+    # Whether the last `record_parsed` stored a round, or found it stored already (the same
+    # entries under its number, typed on another phone too): told under the lock, not by
+    # comparing versions this instance read before it (another request may come between).
+    recorded_anew: bool = False
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     finished = models.BooleanField(default=False)
@@ -219,6 +223,7 @@ class Game(SeatChanges, Agreement, models.Model):
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
                 entries, number, client_id = parse(game, seats)
+                version_under_lock = game.version
                 stored = game._append(
                     entries,
                     by=by,
@@ -234,6 +239,7 @@ class Game(SeatChanges, Agreement, models.Model):
             if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
                 raise AlreadyApplied(self.version) from None
             raise
+        self.recorded_anew = game.version != version_under_lock
         self._take_state(game)
         self._rerate(game)
         metrics.ROUND_SAVES.inc()
@@ -368,13 +374,23 @@ class Game(SeatChanges, Agreement, models.Model):
         version: int,
         client_id: UUID | None = None,
         dispute: Dispute | None = None,
+        known: int | None = None,
+        mine: Collection[UUID] = (),
     ) -> None:
         """Replace round `number`'s entries; later rounds are rescored.
 
         With `dispute`, the correction answers it: resolved, with the correction's reason.
+
+        `known`, `mine`: as for a round (`check_not_stored_since`), the sheet the phone made
+        the correction on and its own changes since. Entries another phone stored since as
+        another round are that round (`AlreadyStored`): a round replaced with them would be
+        stored twice (a referee's "replace round 1 with mine" where the other phone stored
+        mine as round 2). None: the referee's word that it is another round, or a form.
         """
         with transaction.atomic():
             game = self._locked(version, client_id)
+            if known is not None:
+                game.check_not_stored_since(entries, number, known=known, mine=mine)
             rows = game.rows()
             stored = game._stored_round(rows, number)
             before = rows.entries(stored)

@@ -272,8 +272,10 @@ def record_round(
     except FormRefused:
         pass
     except AlreadyApplied:
-        # Stored before, once: the phone sent it again.
-        return table_page.saved(request, entrant)
+        # Stored before, once: the phone sent it again (said "saved" again without script).
+        return table_page.saved(
+            request, entrant, number=_int_or_none(request.POST.get("number", ""))
+        )
     else:
         return table_page.saved(request, entrant, posted.seats)
     status = 200 if request.htmx else 400
@@ -607,16 +609,23 @@ def sync(
             correction = CorrectionForm(GameSheet.load(game), request.POST)
             if not correction.is_valid():
                 return _refused(_errors(correction))
-            game.correct_round(
-                correction.cleaned_data["number"],
-                correction.entries,
-                by=entrant.by,
-                reason=correction.cleaned_data["reason"],
-                version=correction.cleaned_data["version"],
-                client_id=client_id,
-            )
+            typed_on = RoundPost(request.POST, base=base)
+            try:
+                game.correct_round(
+                    correction.cleaned_data["number"],
+                    correction.entries,
+                    by=entrant.by,
+                    reason=correction.cleaned_data["reason"],
+                    version=correction.cleaned_data["version"],
+                    client_id=client_id,
+                    known=None if typed_on.another else typed_on.known,
+                    mine=typed_on.mine,
+                )
+            except AlreadyStored as refused:
+                status, http_status, extra = _not_stored(request, entrant, code, refused, typed_on)
+                game.refresh_from_db(fields=["version"])
+                return answer(status, http_status, **extra)
         else:
-            before = game.version
             posted = RoundPost(request.POST, base=base)
             try:
                 typed_ago = change.cleaned_data["typed_ago_ms"]
@@ -631,8 +640,9 @@ def sync(
                 status, http_status, extra = _not_stored(request, entrant, code, refused, posted)
                 game.refresh_from_db(fields=["version"])
                 return answer(status, http_status, **extra)
-            if game.version == before:
-                # The same round was stored already (another device typed it too).
+            if not game.recorded_anew:
+                # The same round was stored already (another device typed it too), maybe
+                # while this request was on its way: never answered "stored".
                 return answer("same")
     except AlreadyApplied:
         game.refresh_from_db(fields=["version"])
