@@ -1,0 +1,116 @@
+"""The seating at its edges (issue 36, mutation testing): what a refusal names, a table one
+seat short of full, the draw's seed and meetings carried through a draw by standings, a
+swap, a move and a rebalance, and the clubmates a referee's table shows."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.errors import SeatingError
+from scoring.seating import (
+    MAX_TABLE,
+    Draw,
+    clubmates_at,
+    draw_by_standings,
+    move,
+    rebalance,
+    swap,
+)
+
+DRAW = Draw(tables=((1, 2, 3, 13), (4, 5), (6, 7, 8, 9, 10, 11, 12)), seed=5, repeat_meetings=0)
+
+
+def refusal(call) -> SeatingError:
+    with pytest.raises(SeatingError) as error:
+        call()
+    return error.value
+
+
+def test_a_swap_of_a_player_with_themselves_names_the_player():
+    error = refusal(lambda: swap(DRAW, 3, 3, None))
+    assert (error.code, dict(error.params)) == ("swap_same_player", {"player": 3})
+
+
+def test_a_move_that_would_leave_a_table_too_small_names_the_player_and_the_table():
+    error = refusal(lambda: move(DRAW, 4, 0, None))
+    assert (error.code, dict(error.params)) == (
+        "table_too_small",
+        {"player": 4, "table": 2, "low": 2},
+    )
+
+
+def test_a_player_may_move_to_a_table_one_seat_short_of_full():
+    assert len(DRAW.tables[2]) == MAX_TABLE - 1
+    moved = move(DRAW, 1, 2, None)
+    assert moved.tables == ((2, 3, 13), (4, 5), (6, 7, 8, 9, 10, 11, 12, 1))
+    error = refusal(lambda: move(moved, 2, 2, None))
+    assert (error.code, dict(error.params)) == ("table_full", {"table": 3, "high": MAX_TABLE})
+
+
+def test_a_move_keeps_the_seed_of_the_draw():
+    assert move(DRAW, 1, 1, None).seed == 5
+
+
+def test_a_draw_by_standings_keeps_its_seed_and_counts_the_meetings_it_repeats():
+    # Four players are one table: the pair who met before meet again.
+    drawn = draw_by_standings([1, 2, 3, 4], met={frozenset((1, 2)): 1}, seed=9)
+    assert (drawn.seed, drawn.repeat_meetings) == (9, 1)
+
+
+def test_a_draw_by_standings_takes_the_target_and_the_smallest_table_asked_for():
+    assert [len(table) for table in draw_by_standings(range(8), 2, seed=1).tables] == [2] * 4
+    # Two players are a table only when tables of 2 are asked for.
+    assert draw_by_standings(["Ann", "Bart"], smallest=2, seed=1).tables[0] in {
+        ("Ann", "Bart"),
+        ("Bart", "Ann"),
+    }
+
+
+def test_a_rebalance_that_no_table_size_fits_names_the_count_and_the_sizes():
+    draw = Draw(((1, 2, 3, 4), (5, 6, 7, 8)), 0, 0)
+    error = refusal(lambda: rebalance(draw, None, absent=[8], smallest=4, largest=4))
+    assert (error.code, dict(error.params)) == (
+        "no_table_split",
+        {"count": 7, "smallest": 4, "largest": 4},
+    )
+
+
+def test_without_meetings_nobody_who_moves_repeats_a_meeting():
+    draw = Draw(((1, 2, 3, 4, 5, 6), (7, 8, 9)), 0, 0)
+    rebalanced = rebalance(draw, None, arrived=[20])
+    assert [step.repeats for step in rebalanced.moves] == [0, 0]
+
+
+def test_a_short_table_takes_the_player_who_met_the_most_at_their_own_table_last_seated_first():
+    # Table 2 is short of a player: whoever comes met both its players before. Of table 1,
+    # players 1 and 2 met each other; 2 sits later, and goes.
+    draw = Draw(((1, 2, 3, 4), (5, 6)), 0, 0)
+    met = {frozenset((player, other)): 1 for player in (1, 2, 3, 4) for other in (5, 6)}
+    met[frozenset((1, 2))] = 1
+    rebalanced = rebalance(draw, met)
+    assert rebalanced.draw.tables == ((1, 3, 4), (5, 6, 2))
+    (moved,) = rebalanced.moves
+    assert (moved.player, moved.from_table, moved.to_table, moved.repeats) == (2, 0, 1, 2)
+
+
+def test_a_table_at_the_smallest_size_gives_up_nobody():
+    # Table 3 is short: table 2's players met 8 before, table 1's nobody; table 1 has only the
+    # smallest size, so the player comes from table 2 all the same.
+    draw = Draw(((1, 2, 3), (4, 5, 6, 7), (8, 9)), 0, 0)
+    met = {frozenset((player, 8)): 1 for player in (4, 5, 6, 7)}
+    rebalanced = rebalance(draw, met)
+    assert [len(table) for table in rebalanced.draw.tables] == [3, 3, 3]
+    assert rebalanced.draw.tables[0] == (1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("clubs", "shown"),
+    [
+        ({"Ann": "Lier", "Bart": "Lier", "Chris": "Gent", "Dirk": None}, {"Lier": 2}),
+        ({"Ann": "Lier", "Bart": "Lier", "Chris": "Lier"}, {"Lier": 3}),
+        ({"Ann": "Lier", "Bart": "Gent"}, {}),
+        ({}, {}),
+    ],
+)
+def test_a_table_shows_each_club_with_more_than_one_player_there(clubs, shown):
+    assert clubmates_at(("Ann", "Bart", "Chris", "Dirk"), clubs) == shown
