@@ -720,7 +720,8 @@ def _swap_adjacent_repeats(tables: list[list[int]], repeats: list[list[int]]) ->
 
     while True:
         best_key: tuple[int, int] | None = None
-        best_swap = (0, 0, 0)
+        # Read only once `best_key` is set, which sets it too: its first value is never used.
+        best_swap = (0, 0, 0)  # pragma: no mutate
         for index in range(len(tables) - 1):
             upper, lower = tables[index], tables[index + 1]
             for a in upper:

@@ -114,3 +114,43 @@ def test_a_table_at_the_smallest_size_gives_up_nobody():
 )
 def test_a_table_shows_each_club_with_more_than_one_player_there(clubs, shown):
     assert clubmates_at(("Ann", "Bart", "Chris", "Dirk"), clubs) == shown
+
+
+def test_movers_bound_for_two_tables_swap_them_when_that_avoids_a_repeat():
+    # Table 3 closes. Both its players add no repeat at table 1, so 5 is placed there first;
+    # but 6 met both players of table 2: the two swap, and nobody meets again.
+    draw = Draw(((1, 2), (3, 4), (5, 6)), 0, 0)
+    met = {frozenset((6, 3)): 1, frozenset((6, 4)): 1}
+    rebalanced = rebalance(draw, met)
+    assert rebalanced.draw.tables == ((1, 2, 6), (3, 4, 5))
+    assert rebalanced.draw.repeat_meetings == 0
+
+
+def test_a_short_table_takes_the_late_player_who_met_nobody_there():
+    # 8 met 5 before: 9 completes table 2 and 8 sits at table 1.
+    draw = Draw(((1, 2, 3, 4), (5, 6)), 0, 0)
+    rebalanced = rebalance(draw, {frozenset((8, 5)): 1}, arrived=[8, 9])
+    assert rebalanced.draw.tables == ((1, 2, 3, 4, 8), (5, 6, 9))
+
+
+def test_a_late_player_avoids_the_table_another_late_player_they_met_has_just_joined():
+    # 8 and 9 met before: 8 completes table 2, and 9 goes to table 1 rather than join 8.
+    draw = Draw(((1, 2, 3, 4), (5, 6)), 0, 0)
+    rebalanced = rebalance(draw, {frozenset((8, 9)): 1}, arrived=[8, 9])
+    assert rebalanced.draw.tables == ((1, 2, 3, 4, 9), (5, 6, 8))
+
+
+def test_a_table_short_of_two_takes_one_player_from_each_full_table():
+    # The first comes from table 1 (the first of two as full); then table 2 is the fullest.
+    draw = Draw(((1, 2, 3, 4, 5), (6, 7, 8, 9, 10), (11,)), 0, 0)
+    rebalanced = rebalance(draw, None)
+    assert rebalanced.draw.tables == ((1, 2, 3, 4), (6, 7, 8, 9), (11, 5, 10))
+
+
+def test_by_standings_the_swap_that_lowers_the_repeats_most_is_made_first():
+    # Ranks 1-4 and 5-8. 4 met 1 and 2; 7 met 8; 5 met 3. Swapping 4 with 7 lowers the
+    # repeats by three (4's two and 7's one), more than with 5 or 6: then nobody repeats.
+    met = {frozenset(pair): 1 for pair in [(4, 1), (4, 2), (5, 3), (7, 8)]}
+    drawn = draw_by_standings(range(1, 9), met=met, seed=3)
+    assert sorted(map(sorted, drawn.tables)) == [[1, 2, 3, 7], [4, 5, 6, 8]]
+    assert drawn.repeat_meetings == 0
