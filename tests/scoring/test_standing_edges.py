@@ -14,6 +14,7 @@ from scoring.standings import (
     Stint,
     ranked,
     seat_credits,
+    standings,
 )
 
 
@@ -58,3 +59,7 @@ def test_a_split_seat_where_no_round_was_played_is_the_first_player_s():
     stints = [Stint("Ann", 0, 0), Stint("Bart", 0, 0)]
     credits = seat_credits("Bart", 0, stints, CREDIT_SPLIT)
     assert [(c.player, c.share, c.total) for c in credits] == [("Ann", 1, 0), ("Bart", 0, 0)]
+
+
+def test_no_finished_game_means_no_standings():
+    assert standings([]) == []
