@@ -1,0 +1,64 @@
+"""A game record at its edges (issue 36, mutation testing): the size limit on bytes taken
+exactly, a scalar read at depth 0, JSON deeper than Python can read refused as invalid, the
+options of a ruleset that is no preset, and `along` as each preset keeps it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from scoring import rules
+from scoring.records import game_to_record, read_json, round_to_record
+from scoring.rules import GameError
+
+
+def refusal(text: str | bytes, **limits: int) -> GameError:
+    with pytest.raises(GameError) as error:
+        read_json(text, **limits)
+    return error.value
+
+
+def test_bytes_four_times_the_limit_are_read_since_a_character_may_take_four():
+    # One character of four bytes: within a limit of one character (and no JSON).
+    assert refusal("😀".encode(), max_chars=1).code == "json_invalid"
+    assert refusal("😀1".encode(), max_chars=1).code == "json_too_large"
+
+
+def test_bytes_beyond_four_times_the_limit_are_refused_unread():
+    assert refusal(b"\xff" * 5, max_chars=1).code == "json_too_large"
+    assert refusal(b"\xff" * 4, max_chars=1).code == "json_not_utf8"
+
+
+def test_a_number_alone_has_no_depth():
+    assert read_json("7", max_depth=0) == 7
+    assert refusal("[7]", max_depth=0).code == "json_too_deep"
+
+
+def test_json_nested_deeper_than_python_reads_is_refused_as_invalid_at_its_start():
+    # Within a depth allowed by hand, beyond the parser's own recursion limit.
+    error = refusal("[" * 100_000 + "]" * 100_000, max_depth=1_000_000)
+    assert (error.code, error.field, dict(error.params)) == (
+        "json_invalid",
+        "json",
+        {"line": 1, "column": 1},
+    )
+
+
+def test_a_ruleset_that_is_no_preset_records_its_options_against_the_belgian_rules():
+    club = dataclasses.replace(rules.BELGIAN, name="club", end_above=120)
+    record = game_to_record(rules.Game(("Ann", "Bart"), (), club))
+    assert record == {
+        "ruleset": "club",
+        "players": ["Ann", "Bart"],
+        "rounds": [],
+        "options": {"end_above": 120},
+    }
+
+
+def test_along_is_recorded_empty_under_calls_and_only_when_given_under_automatic_assaf():
+    called = rules.Round({"Ann": 1, "Bart": 9}, yaniv="Ann")
+    went_along = rules.Round({"Ann": 1, "Bart": 9}, yaniv="Ann", along=("Bart",))
+    assert round_to_record(called, rules.BELGIAN)["along"] == []
+    assert "along" not in round_to_record(called, rules.ISRAELI)
+    assert round_to_record(went_along, rules.ISRAELI)["along"] == ["Bart"]
