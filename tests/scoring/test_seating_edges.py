@@ -75,10 +75,30 @@ def test_a_rebalance_that_no_table_size_fits_names_the_count_and_the_sizes():
     )
 
 
-def test_without_meetings_nobody_who_moves_repeats_a_meeting():
+def test_without_meetings_nobody_who_moves_repeats_and_the_late_are_listed_last():
     draw = Draw(((1, 2, 3, 4, 5, 6), (7, 8, 9)), 0, 0)
     rebalanced = rebalance(draw, None, arrived=[20])
-    assert [step.repeats for step in rebalanced.moves] == [0, 0]
+    steps = [(s.player, s.from_table, s.to_table, s.repeats) for s in rebalanced.moves]
+    assert steps == [(6, 0, 1, 0), (20, None, 1, 0)]
+
+
+def test_a_rebalance_keeps_a_table_as_large_as_the_largest_asked_for():
+    draw = Draw(((1, 2, 3, 4, 5, 6), (7, 8, 9)), 0, 0)
+    assert rebalance(draw, None, largest=6).moves == ()
+
+
+@pytest.mark.parametrize(
+    ("absent", "arrived", "code", "params"),
+    [
+        ([99], [], "not_seated", {"player": 99}),
+        ([], [5], "already_seated", {"player": 5}),
+        ([1, 2, 3, 4, 5, 6, 7], [], "too_few_players", {"low": 3, "count": 2}),
+    ],
+)
+def test_a_rebalance_s_refusal_names_the_player_or_the_count(absent, arrived, code, params):
+    draw = Draw(((1, 2, 3, 4, 5, 6), (7, 8, 9)), 0, 0)
+    error = refusal(lambda: rebalance(draw, None, absent=absent, arrived=arrived))
+    assert (error.code, dict(error.params)) == (code, params)
 
 
 def test_a_short_table_takes_the_player_who_met_the_most_at_their_own_table_last_seated_first():
@@ -124,6 +144,11 @@ def test_movers_bound_for_two_tables_swap_them_when_that_avoids_a_repeat():
     rebalanced = rebalance(draw, met)
     assert rebalanced.draw.tables == ((1, 2, 6), (3, 4, 5))
     assert rebalanced.draw.repeat_meetings == 0
+    # The steps from one table are listed by the table they go to.
+    assert [(s.player, s.from_table, s.to_table) for s in rebalanced.moves] == [
+        (6, 2, 0),
+        (5, 2, 1),
+    ]
 
 
 def test_a_short_table_takes_the_late_player_who_met_nobody_there():
