@@ -12,6 +12,8 @@ from scoring.seating import (
     Draw,
     clubmates_at,
     draw_by_standings,
+    draw_random,
+    meetings,
     move,
     rebalance,
     swap,
@@ -179,3 +181,21 @@ def test_by_standings_the_swap_that_lowers_the_repeats_most_is_made_first():
     drawn = draw_by_standings(range(1, 9), met=met, seed=3)
     assert sorted(map(sorted, drawn.tables)) == [[1, 2, 3, 7], [4, 5, 6, 8]]
     assert drawn.repeat_meetings == 0
+
+
+def test_a_seeded_draw_after_four_sessions_is_the_draw_it_has_always_been():
+    # A draw is kept with its seed: the same seed and meetings must give the same tables in
+    # every version, every step of the search included (seventeen players cannot avoid every
+    # repeat, so it uses all its attempts and restarts).
+    players = list(range(1, 18))
+    sessions: list = []
+    for seed in (1, 2, 3, 4):
+        sessions.append(draw_random(players, meetings(sessions), seed=seed).tables)
+    drawn = draw_random(players, meetings(sessions), seed=5)
+    assert drawn.tables == (
+        (13, 16, 10, 9),
+        (6, 3, 15, 1),
+        (4, 2, 5, 14),
+        (11, 7, 17, 8, 12),
+    )
+    assert drawn.repeat_meetings == 9
