@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from scoring.statistics import FACT_MIN_ROUNDS, Fact, HandLine, best_comeback, facts, longest_game
+from scoring.statistics import (
+    FACT_MIN_ROUNDS,
+    PLAYER,
+    Fact,
+    HandLine,
+    best_comeback,
+    facts,
+    gather,
+    longest_game,
+)
 
 
 def line(game: int, number: int, player: str, total: int, *, caller="Bart", hand=5) -> HandLine:
@@ -49,3 +58,13 @@ def test_the_lowest_average_hand_is_told_from_exactly_ten_rounds_another_player_
     told = {fact.code: fact for fact in facts(waited)}
     assert told["lowest_hand"] == Fact("lowest_hand", Fraction(7), ("Ann",))
     assert "lowest_hand" not in {fact.code for fact in facts(waited[:-1])}
+
+
+def test_a_single_point_breaks_a_run_of_rounds_without_points():
+    # Ann holds a call, scores the one point of an ace, and holds again: two runs of one.
+    lines = [
+        line(1, 1, "Ann", 0, caller="Ann"),
+        line(1, 2, "Ann", 1, hand=1),
+        line(1, 3, "Ann", 1, caller="Ann"),
+    ]
+    assert gather(lines, by=PLAYER)["Ann"].longest_run == 1
