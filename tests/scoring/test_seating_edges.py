@@ -199,3 +199,49 @@ def test_a_seeded_draw_after_four_sessions_is_the_draw_it_has_always_been():
         (11, 7, 17, 8, 12),
     )
     assert drawn.repeat_meetings == 9
+
+
+def rebalanced_tables(tables, absent=(), arrived=(), **bounds):
+    return rebalance(Draw(tuple(tables), 0, 0), None, absent=absent, arrived=arrived, **bounds)
+
+
+def test_a_table_with_one_absent_and_three_late_players_becomes_two_tables_of_three():
+    rebalanced = rebalanced_tables([(1, 2, 3, 4)], absent=[2], arrived=[100, 101, 102])
+    assert rebalanced.draw.tables == ((1, 3, 4), (100, 101, 102))
+    assert rebalanced.moved == 0
+
+
+def test_of_two_table_counts_as_near_the_target_the_one_nearer_the_current_count_wins():
+    # Fourteen players, tables of 4: three tables or four are as near; two tables now.
+    rebalanced = rebalanced_tables(
+        [(1, 2, 3, 4, 5, 6), (7, 8, 9, 10, 11, 12)], [2, 6], [100, 101, 102, 103], smallest=2
+    )
+    assert rebalanced.draw.tables == ((1, 3, 4, 5, 12), (7, 8, 9, 10, 11), (100, 101, 102, 103))
+    # Fourteen again, four tables now: they stay four rather than become three.
+    rebalanced = rebalanced_tables([(1, 2, 3, 4), (5, 6, 7, 8, 9, 10), (11, 12), (13,)], [], [100])
+    assert rebalanced.draw.tables == ((1, 2, 3, 4), (5, 6, 7, 8), (11, 12, 100), (13, 10, 9))
+
+
+def test_the_player_a_crowded_table_gives_up_is_one_move_even_where_tables_are_short():
+    # Tables of 3: the extra player of table 2 and four late players fill table 3 and a new
+    # one, one move; closer to tables of 3 than three tables would be.
+    rebalanced = rebalanced_tables(
+        [(1, 2, 3, 4), (5, 6, 7, 8, 9, 10, 11), (12, 13)], [2, 5], [100, 101, 102, 103], target=3
+    )
+    assert rebalanced.draw.tables == (
+        (1, 3, 4, 11),
+        (6, 7, 8, 9, 10),
+        (12, 13, 100),
+        (101, 102, 103),
+    )
+    assert rebalanced.moved == 1
+
+
+def test_the_players_of_closing_tables_fill_the_tables_left_short():
+    # Twelve players at five tables, tables of up to 6: the last two close and their four
+    # players complete the first two.
+    rebalanced = rebalanced_tables(
+        [(1, 2, 3), (4, 5), (6, 7, 8, 9, 10), (11, 12), (13, 14)], [5, 2], largest=6
+    )
+    assert rebalanced.draw.tables == ((1, 3, 11, 14), (4, 12, 13), (6, 7, 8, 9, 10))
+    assert list(rebalanced.closed_tables) == [3, 4]
