@@ -9,8 +9,10 @@ import pytest
 from scoring.errors import SeatingError
 from scoring.seating import (
     MAX_TABLE,
+    ClubWeight,
     Draw,
     clubmates_at,
+    count_clubmates,
     draw_by_standings,
     draw_random,
     meetings,
@@ -111,6 +113,7 @@ def test_a_short_table_takes_the_player_who_met_the_most_at_their_own_table_last
     met[frozenset((1, 2))] = 1
     rebalanced = rebalance(draw, met)
     assert rebalanced.draw.tables == ((1, 3, 4), (5, 6, 2))
+    assert rebalanced.draw.repeat_meetings == 2
     (moved,) = rebalanced.moves
     assert (moved.player, moved.from_table, moved.to_table, moved.repeats) == (2, 0, 1, 2)
 
@@ -245,3 +248,31 @@ def test_the_players_of_closing_tables_fill_the_tables_left_short():
     )
     assert rebalanced.draw.tables == ((1, 3, 11, 14), (4, 12, 13), (6, 7, 8, 9, 10))
     assert list(rebalanced.closed_tables) == [3, 4]
+
+
+@pytest.mark.parametrize(
+    ("club_weight", "tables"),
+    [
+        (ClubWeight.AS_MEETING, ((1, 2, 4, 9), (5, 6, 12, 7), (8, 10, 11, 3))),
+        (ClubWeight.BELOW_REPEATS, ((7, 2, 12, 4), (11, 1, 5, 9), (6, 8, 3, 10))),
+    ],
+)
+def test_a_seeded_club_aware_draw_is_the_draw_it_has_always_been(club_weight, tables):
+    # Twelve players of two clubs (and none) in their third session: the clubmates' weight
+    # shapes every step of the search, and a draw is kept with its seed.
+    players = list(range(1, 13))
+    clubs = {player: ("Lier", "Gent", None)[player % 3] for player in players}
+    sessions: list = []
+    for seed in (1, 2):
+        sessions.append(draw_random(players, meetings(sessions), seed=seed).tables)
+    drawn = draw_random(players, meetings(sessions), seed=3, clubs=clubs, club_weight=club_weight)
+    assert drawn.tables == tables
+    assert (drawn.repeat_meetings, drawn.clubmates) == (6, 2)
+
+
+def test_clubmates_are_counted_by_pair_at_each_table():
+    tables = [("Ann", "Bart", "Chris"), ("Dirk", "Eva")]
+    clubs = {"Ann": "Lier", "Bart": "Lier", "Chris": "Lier", "Dirk": "Gent", "Eva": None}
+    assert count_clubmates(tables, clubs) == 3
+    assert count_clubmates(tables, {}) == 0
+    assert count_clubmates(tables, None) == 0
