@@ -276,3 +276,134 @@ def test_clubmates_are_counted_by_pair_at_each_table():
     assert count_clubmates(tables, clubs) == 3
     assert count_clubmates(tables, {}) == 0
     assert count_clubmates(tables, None) == 0
+
+
+def pairs(*met: tuple[int, int]) -> dict[frozenset[int], int]:
+    return {frozenset(pair): 1 for pair in met}
+
+
+# Found by searching random meetings for where each rule changes the tables.
+BY_STANDINGS_SWAPS = {
+    # Once swapped, a player stays: a later swap may not move them again.
+    "each player moves once": (
+        13,
+        pairs(
+            (2, 7),
+            (1, 5),
+            (2, 11),
+            (1, 11),
+            (0, 2),
+            (11, 5),
+            (2, 4),
+            (1, 4),
+            (11, 4),
+            (10, 3),
+            (5, 6),
+            (11, 7),
+            (12, 7),
+            (1, 6),
+            (8, 11),
+            (9, 2),
+            (2, 10),
+            (3, 12),
+            (2, 5),
+        ),
+        ((3, 0, 2, 1), (7, 5, 4, 8), (6, 9, 10, 12, 11)),
+    ),
+    # A player who moved is passed over, and the search goes on with the next.
+    "a moved player is passed over": (
+        12,
+        pairs(
+            (6, 7),
+            (11, 3),
+            (10, 6),
+            (0, 6),
+            (11, 7),
+            (0, 8),
+            (3, 5),
+            (3, 7),
+            (9, 10),
+            (8, 10),
+            (3, 6),
+            (5, 7),
+            (2, 6),
+            (10, 7),
+            (3, 4),
+            (4, 7),
+            (0, 2),
+            (1, 10),
+        ),
+        ((3, 0, 2, 1), (10, 5, 4, 11), (8, 7, 9, 6)),
+    ),
+    # The two who swap do not meet at either table: their own meeting does not count.
+    "a swapping pair's own meeting does not count": (
+        8,
+        pairs((1, 4), (0, 6), (0, 2), (2, 4), (1, 2), (4, 5), (1, 3)),
+        ((7, 0, 4, 1), (3, 5, 2, 6)),
+    ),
+    "nor the other way round": (
+        13,
+        pairs((0, 5), (0, 7), (9, 5), (2, 6), (0, 2), (3, 4), (10, 3), (9, 11), (8, 6), (8, 2)),
+        ((3, 0, 6, 1), (7, 9, 4, 2), (8, 5, 10, 12, 11)),
+    ),
+    # Of swaps that lower the repeats as much, the closest ranks swap.
+    "the closest ranks first": (
+        14,
+        pairs(
+            (0, 9),
+            (9, 6),
+            (8, 7),
+            (12, 4),
+            (2, 11),
+            (8, 9),
+            (1, 11),
+            (0, 13),
+            (4, 5),
+            (12, 7),
+            (1, 13),
+            (8, 3),
+        ),
+        ((8, 0, 4, 1), (7, 3, 5, 2, 6), (10, 11, 9, 13, 12)),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("count", "met", "tables"), BY_STANDINGS_SWAPS.values(), ids=BY_STANDINGS_SWAPS.keys()
+)
+def test_by_standings_the_swaps_between_neighbouring_tables_follow_their_rules(count, met, tables):
+    assert draw_by_standings(list(range(count)), 4, met, seed=1).tables == tables
+
+
+def test_movers_swap_destinations_while_any_pair_of_them_lowers_the_repeats():
+    # Found by searching random meetings: one swap leads to another.
+    draw = Draw(((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12)), 0, 0)
+    met = {
+        frozenset(pair): times
+        for pair, times in [
+            ((100, 101), 2), ((2, 101), 1), ((2, 5), 1), ((9, 101), 2), ((12, 6), 2),
+            ((8, 4), 2), ((12, 7), 1), ((2, 6), 2), ((100, 5), 1), ((10, 11), 1), ((5, 6), 2),
+            ((8, 3), 2), ((9, 12), 2), ((1, 12), 2), ((11, 6), 1), ((101, 102), 2),
+            ((2, 3), 1), ((10, 4), 1), ((5, 101), 1), ((1, 9), 1), ((2, 10), 2),
+        ]
+    }  # fmt: skip
+    rebalanced = rebalance(draw, met, absent=[9], arrived=[100, 101, 102, 103])
+    assert rebalanced.draw.tables == (
+        (1, 3, 4, 5, 7),
+        (8, 10, 11, 12),
+        (100, 102, 2),
+        (101, 103, 6),
+    )
+    assert sum(step.repeats for step in rebalanced.moves) == 0
+
+
+def test_every_pair_of_movers_is_tried_for_a_swap():
+    # Found by searching random meetings: the pair that helps comes after one that cannot swap.
+    draw = Draw(((1, 2, 3, 4, 5, 6, 7), (8,), (9,)), 0, 0)
+    met = {
+        frozenset((1, 9)): 2, frozenset((8, 3)): 2, frozenset((4, 6)): 1,
+        frozenset((3, 6)): 2, frozenset((100, 7)): 2, frozenset((9, 7)): 2,
+    }  # fmt: skip
+    rebalanced = rebalance(draw, met, arrived=[100])
+    assert rebalanced.draw.tables == ((1, 2, 3, 4), (8, 6, 7), (9, 100, 5))
+    assert sum(step.repeats for step in rebalanced.moves) == 0
