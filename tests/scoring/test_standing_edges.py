@@ -63,4 +63,3 @@ def test_a_split_seat_where_no_round_was_played_is_the_first_player_s():
 
 def test_no_finished_game_means_no_standings():
     assert standings([]) == []
-
