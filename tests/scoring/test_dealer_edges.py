@@ -36,3 +36,24 @@ def test_a_false_yaniv_rate_of_one_makes_every_call_of_a_game_false():
 def test_hands_are_dealt_at_their_natural_scale_unless_asked():
     natural = dealer.deal_game(PLAYERS, BELGIAN, random.Random(4), hand_scale=1.0)
     assert dealer.deal_game(PLAYERS, BELGIAN, random.Random(4)) == natural
+
+
+def test_a_round_is_refused_with_its_reason():
+    with pytest.raises(ValueError) as refused:
+        dealer.deal_round(["Ann"], BELGIAN, random.Random(1))
+    assert str(refused.value) == "a round needs two players still in"
+    with pytest.raises(ValueError) as refused:
+        dealer.deal_round(PLAYERS, BELGIAN, random.Random(1), hand_scale=0)
+    assert str(refused.value) == "hand_scale must be above 0"
+
+
+def test_a_seed_deals_the_same_smaller_hands_in_every_version():
+    # The demo and the benchmarks deal their games from seeds: a game must stay the same.
+    rounds = dealer.deal_game(
+        PLAYERS, BELGIAN, random.Random(3), empty_hand_rate=1, hand_scale=0.5
+    )
+    assert len(rounds) == 20
+    assert [dict(entries.hands) for entries in rounds[:2]] == [
+        {"Ann": 5, "Bart": 15, "Chris": 0},
+        {"Ann": 4, "Bart": 2, "Chris": 0},
+    ]
