@@ -17,16 +17,18 @@ def sheet_of(ruleset: rules.Ruleset, *rounds: rules.Round):
     return score_sheet(game, rules.score_game(game))
 
 
-ELIMINATED = sheet_of(
-    ELIMINATION,
-    # Bart goes out above 30; Chris lands on 30 exactly, reduced to 20.
-    rules.Round({"Ann": 0, "Bart": 31, "Chris": 30}, yaniv="Ann"),
-    rules.Round({"Ann": 2, "Chris": 9}, yaniv="Ann"),
-)
+def eliminated():
+    """Scored in the test, not at import: a mutant is switched on only while a test runs."""
+    return sheet_of(
+        ELIMINATION,
+        # Bart goes out above 30; Chris lands on 30 exactly, reduced to 20.
+        rules.Round({"Ann": 0, "Bart": 31, "Chris": 30}, yaniv="Ann"),
+        rules.Round({"Ann": 2, "Chris": 9}, yaniv="Ann"),
+    )
 
 
 def test_the_terminal_sheet_of_an_elimination_shows_who_went_out_when_and_no_hand_after():
-    assert render_sheet(ELIMINATED) == (
+    assert render_sheet(eliminated()) == (
         "round  kind   Ann      Bart          Chris\n"
         "-----  -----  -------  ------------  -------------\n"
         "1      yaniv  Y+0 = 0  +31 = 31 out  +30 = 30 → 20\n"
@@ -72,7 +74,7 @@ def test_a_game_without_rounds_is_in_progress_with_every_total_at_0():
 
 
 def test_a_player_who_is_out_has_a_cell_with_no_hand_keeping_their_total():
-    first, second = ELIMINATED.rows
+    first, second = eliminated().rows
     assert second.cells[1] == Cell(hand_total=None, points=0, reduction=0, total=31)
     assert first.cells == (
         Cell(hand_total=0, points=0, reduction=0, total=0, mark=Mark.CALLER),
@@ -86,3 +88,8 @@ def test_a_row_keeps_its_entries_and_names_a_neighbour_only_for_a_false_yaniv():
     (row,) = sheet_of(ELIMINATION, entries).rows
     assert row.entries == entries
     assert row.neighbour is None
+
+
+def test_the_terminal_sheet_of_a_single_winner_names_them_alone():
+    won = sheet_of(TO_30, rules.Round({"Ann": 0, "Bart": 3, "Chris": 31}, yaniv="Ann"))
+    assert render_sheet(won).splitlines()[-2] == "Game over. Winner: Ann"
