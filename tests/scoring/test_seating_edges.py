@@ -407,3 +407,35 @@ def test_every_pair_of_movers_is_tried_for_a_swap():
     rebalanced = rebalance(draw, met, arrived=[100])
     assert rebalanced.draw.tables == ((1, 2, 3, 4), (8, 6, 7), (9, 100, 5))
     assert sum(step.repeats for step in rebalanced.moves) == 0
+
+
+@pytest.mark.parametrize(
+    ("tables", "absent", "arrived", "steps"),
+    [
+        (
+            [
+                (1, 2, 3, 4, 5, 6),
+                (7, 8, 9),
+                (10, 11, 12, 13, 14, 15, 16),
+                (17, 18, 19, 20, 21, 22),
+            ],
+            [],
+            [100, 101, 102],
+            [(6, 0, 5), (16, 2, 5), (15, 2, 5), (22, 3, 1)]
+            + [(100, None, 4), (101, None, 4), (102, None, 4)],
+        ),
+        (
+            [(1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14), (15, 16, 17, 18), (19,), (20, 21)],
+            [2, 21, 7],
+            [100],
+            [(2, 0, None), (7, 0, None), (21, 4, None)]
+            + [(6, 0, 4), (14, 1, 3), (13, 1, 4), (100, None, 3)],
+        ),
+    ],
+)
+def test_a_rebalance_lists_its_steps_by_the_table_left_then_the_table_joined(
+    tables, absent, arrived, steps
+):
+    # Who leaves first, then who changes table, from table 1 on, then the late players.
+    rebalanced = rebalanced_tables(tables, absent, arrived)
+    assert [(s.player, s.from_table, s.to_table) for s in rebalanced.moves] == steps
