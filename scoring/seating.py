@@ -416,7 +416,8 @@ def rebalance(
     destination = _place(movers, tables, low, high, target, times)
     destination = _swap_destinations(movers, destination, tables, met)
     seated = [table[:] for table in tables]
-    for (player, _), index in zip(movers, destination, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for (player, _), index in zip(movers, destination, strict=True):  # pragma: no mutate
         seated[index].append(player)
     final = tuple(tuple(table) for table in seated)
     moves = [

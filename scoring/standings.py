@@ -260,7 +260,8 @@ def _count_seats(results: list[SeatResult], gains: tuple[int, ...]) -> _Counted:
 
 def _share_ranks(players: list[list[int]], ranks: list[int], halves_at: int) -> None:
     """Players on the same rank share its places: one half point less for each other one."""
-    for entry, rank in zip(players, ranks, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for entry, rank in zip(players, ranks, strict=True):  # pragma: no mutate
         entry[_PACKED] += 1 - ranks.count(rank) << halves_at
 
 
@@ -279,7 +280,8 @@ def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -
             _share_ranks(tables[index], list(map(_RANK, seats)), halves_at)
         return size
     start = 0
-    for players, seen in zip(tables, counted.ranks_seen, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for players, seen in zip(tables, counted.ranks_seen, strict=True):  # pragma: no mutate
         table_size = len(players)
         if table_size != size:
             gain = 2 * (table_size - size) << halves_at
@@ -517,6 +519,7 @@ def _add_mates(tally: dict[Hashable, _Tally], tables: list[list[_CreditedSeat]])
     for seats in tables:
         worth = [sum(tally[part.player].points * part.share for part in seat[0]) for seat in seats]
         together = sum(worth)
-        for (credits, *_), own in zip(seats, worth, strict=True):
+        # Equal lengths by construction: `strict` never fires here.
+        for (credits, *_), own in zip(seats, worth, strict=True):  # pragma: no mutate
             for part in credits:
                 tally[part.player].mates += (together - own) * part.share
