@@ -4,6 +4,8 @@ swap, a move and a rebalance, and the clubmates a referee's table shows."""
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 
 from scoring.errors import SeatingError
@@ -439,3 +441,30 @@ def test_a_rebalance_lists_its_steps_by_the_table_left_then_the_table_joined(
     # Who leaves first, then who changes table, from table 1 on, then the late players.
     rebalanced = rebalanced_tables(tables, absent, arrived)
     assert [(s.player, s.from_table, s.to_table) for s in rebalanced.moves] == steps
+
+
+def test_a_seeded_draw_of_sixty_who_all_met_before_is_the_draw_it_has_always_been():
+    # Every pair met, and player 1 met most twice: no seating avoids repeats, so the search
+    # runs every attempt, restarting when it stalls (sixty players stall later than a few).
+    players = list(range(1, 61))
+    met = {frozenset(pair): 1 for pair in combinations(players, 2)}
+    met.update({frozenset((1, player)): 2 for player in range(2, 40)})
+    drawn = draw_random(players, met, seed=1)
+    assert drawn.tables == (
+        (33, 10, 24, 27),
+        (6, 44, 19, 3),
+        (48, 23, 39, 26),
+        (4, 12, 11, 20),
+        (30, 16, 36, 38),
+        (53, 54, 46, 41),
+        (13, 35, 51, 22),
+        (40, 34, 18, 60),
+        (15, 45, 43, 21),
+        (1, 59, 58, 50),
+        (57, 47, 28, 2),
+        (7, 25, 42, 14),
+        (32, 31, 29, 56),
+        (5, 8, 49, 17),
+        (52, 9, 55, 37),
+    )
+    assert drawn.repeat_meetings == 90
