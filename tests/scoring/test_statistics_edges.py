@@ -71,7 +71,7 @@ def test_a_single_point_breaks_a_run_of_rounds_without_points():
 
 
 def test_going_along_with_a_single_point_scored_is_going_along_lost():
-    # Bart's call holds; Ann went along with an ace and scores its point.
+    # Ann went along with Bart's call and scored a point (an ace): she lost, however little.
     along = HandLine("cup", 1, 1, "yaniv", "Bart", None, "Ann", "Ann", 1, True, 1, 0, 1)
     ann = gather([along], by=PLAYER)["Ann"]
     assert (ann.along, ann.along_won, ann.along_lost) == (1, 0, 1)
