@@ -468,3 +468,40 @@ def test_a_seeded_draw_of_sixty_who_all_met_before_is_the_draw_it_has_always_bee
         (52, 9, 55, 37),
     )
     assert drawn.repeat_meetings == 90
+
+
+def test_a_random_draw_keeps_to_the_largest_table_asked_for():
+    assert [len(table) for table in draw_random(range(10), None, seed=1, largest=4).tables] == [
+        3,
+        3,
+        4,
+    ]
+
+
+def test_clubs_without_two_players_of_one_club_give_the_plain_draw():
+    clubs = {player: f"club {player}" for player in range(12)}
+    met = {frozenset((0, 1)): 1, frozenset((2, 3)): 1}
+    for seed in range(5):
+        plain = draw_random(range(12), met, seed=seed)
+        aware = draw_random(
+            range(12), met, seed=seed, clubs=clubs, club_weight=ClubWeight.BELOW_REPEATS
+        )
+        assert aware.tables == plain.tables
+
+
+@pytest.mark.parametrize(
+    ("met", "code", "params"),
+    [
+        ({frozenset((1, 2, 3)): 1}, "meeting_pair", {"pair": {1, 2, 3}}),
+        ({frozenset((1, 2)): -1}, "meeting_count", {"times": -1}),
+    ],
+)
+def test_meetings_that_are_no_pair_or_a_negative_count_are_refused(met, code, params):
+    error = refusal(lambda: draw_random(range(1, 9), met, seed=1))
+    assert (error.code, dict(error.params)) == (code, params)
+
+
+def test_a_pair_that_met_no_times_has_not_met():
+    assert draw_random(range(1, 9), {frozenset((1, 2)): 0}, seed=1) == draw_random(
+        range(1, 9), None, seed=1
+    )
