@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from scoring import rules
-from scoring.records import game_to_record, read_json, round_to_record
+from scoring.records import game_to_record, read_json, round_result_to_record, round_to_record
 from scoring.rules import GameError
 
 
@@ -62,3 +62,15 @@ def test_along_is_recorded_empty_under_calls_and_only_when_given_under_automatic
     assert round_to_record(called, rules.BELGIAN)["along"] == []
     assert "along" not in round_to_record(called, rules.ISRAELI)
     assert round_to_record(went_along, rules.ISRAELI)["along"] == ["Bart"]
+
+
+def test_a_scored_round_s_record_has_no_streak_entries_unless_asked():
+    game = rules.Game(("Ann", "Bart"), (rules.Round({"Ann": 1, "Bart": 9}, yaniv="Ann"),))
+    scored = rules.score_game(game).rounds[0]
+    assert round_result_to_record(scored, elimination=False) == {
+        "number": 1,
+        "kind": "yaniv",
+        "points": {"Ann": 0, "Bart": 9},
+        "reductions": {},
+        "totals": {"Ann": 0, "Bart": 9},
+    }
