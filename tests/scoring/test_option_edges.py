@@ -1,12 +1,14 @@
 """A game's house-rule options at their edges (issue 36, mutation testing): a streak rule's
 points from the lowest to the highest allowed, and what is refused beyond them or typed
-wrong."""
+wrong; a player joining with no new name."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from scoring.rules import BELGIAN, GameError
+from scoring.rules import BELGIAN, GameError, Join, JoinStart, check_join
 from scoring.ruleset import MAX_STREAK, MAX_STREAK_POINTS, MAX_STREAK_RULES
 
 
@@ -67,3 +69,12 @@ def test_streak_rules_come_as_a_list_of_at_most_the_most_rules():
 
 def streak_rules(rules: list[dict[str, int]]):
     return BELGIAN.with_options({"streak_bonus": rules}).streak_bonus
+
+
+@pytest.mark.parametrize("name", [5, None, "  ", "Bart"])
+def test_a_player_joins_only_with_a_new_name_as_text(name):
+    totals = {"Ann": 0, "Bart": 9, "Chris": 4}
+    joining: Any = Join(name, JoinStart.ZERO)
+    with pytest.raises(GameError) as error:
+        check_join(tuple(totals), totals, joining, 2, BELGIAN)
+    assert (error.value.code, error.value.field) == ("join_name", "joins")
