@@ -274,7 +274,9 @@ def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -
     if len(set(map(len, tables))) <= 1:
         # One size: only the tables with a shared rank need a look (they alone do not have
         # every rank from 1 to the size once), found in C.
-        every_rank = (1 << (size + 1)) - 2
+        # A table whose mask misses it only goes through `_share_ranks`, which counts the
+        # ranks exactly: a wrong mask costs time, never a point (nor does a wrong seen mask).
+        every_rank = (1 << (size + 1)) - 2  # pragma: no mutate
         for index in compress(range(len(tables)), map(ne, counted.ranks_seen, repeat(every_rank))):
             seats = results[index * size : (index + 1) * size]
             _share_ranks(tables[index], list(map(_RANK, seats)), halves_at)
@@ -287,7 +289,7 @@ def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -
             gain = 2 * (table_size - size) << halves_at
             for entry in players:
                 entry[_PACKED] += gain
-        if seen != (1 << (table_size + 1)) - 2:
+        if seen != (1 << (table_size + 1)) - 2:  # pragma: no mutate (see every_rank)
             seats = results[start : start + table_size]
             _share_ranks(players, list(map(_RANK, seats)), halves_at)
         start += table_size
@@ -494,7 +496,9 @@ def credited_standings(
         for player, _, total, rank, provisional in seats:
             points = placement_points(rank, ranks.count(rank), len(seats))
             credits = seat_credits(player, total, stints.get((table, player), ()), credit)
-            credited.append((credits, points, rank == 1, bool(provisional)))
+            # Only the credits are read again (`_add_mates`): the other entries' mutants
+            # cannot be seen.
+            credited.append((credits, points, rank == 1, bool(provisional)))  # pragma: no mutate
             for part in credits:
                 entry = tally.setdefault(part.player, _Tally())
                 entry.points += points * part.share
