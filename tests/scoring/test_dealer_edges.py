@@ -30,7 +30,10 @@ def test_a_false_yaniv_rate_of_one_makes_every_call_of_a_game_false():
     rounds = dealer.deal_game(
         PLAYERS, BELGIAN, random.Random(2), false_yaniv_rate=1, empty_hand_rate=0
     )
-    assert all(entries.hands[entries.yaniv] > BELGIAN.yaniv_limit for entries in rounds)
+    assert all(
+        entries.yaniv is not None and entries.hands[entries.yaniv] > BELGIAN.yaniv_limit
+        for entries in rounds
+    )
 
 
 def test_hands_are_dealt_at_their_natural_scale_unless_asked():

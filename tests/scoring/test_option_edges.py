@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scoring.rules import BELGIAN, GameError, Join, JoinStart, check_join
-from scoring.ruleset import MAX_STREAK, MAX_STREAK_POINTS, MAX_STREAK_RULES
+from scoring.ruleset import MAX_STREAK, MAX_STREAK_POINTS, MAX_STREAK_RULES, AssafReset
 
 
 def streak(wins: object, points: object):
@@ -54,7 +54,7 @@ def test_a_streak_rule_out_of_range_names_the_ranges(rule):
 
 def test_an_assaf_reset_rule_resets_only_when_told_true():
     reset = BELGIAN.with_options({"streak_bonus": [{"assafs": MAX_STREAK, "reset": True}]})
-    assert reset.streak_bonus[0].assafs == MAX_STREAK
+    assert reset.streak_bonus == (AssafReset(assafs=MAX_STREAK),)
     assert refusal({"streak_bonus": [{"assafs": 2, "reset": 1}]}).code == "streak_rule"
     assert refusal({"streak_bonus": [{"assafs": "2", "reset": True}]}).code == "streak_rule"
 

@@ -4,6 +4,7 @@ round was played is its first player's."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
 
 from scoring.standings import (
@@ -24,7 +25,7 @@ def standing(player, points, games, wins, total_sum, opponents_points=0) -> Stan
     )
 
 
-def by_average(*standings: Standing) -> list[str]:
+def by_average(*standings: Standing) -> list[Hashable]:
     return [each.player for each in ranked(list(standings), by=BY_AVERAGE)]
 
 
