@@ -1,15 +1,23 @@
 """A game record at its edges (issue 36, mutation testing): the size limit on bytes taken
 exactly, a scalar read at depth 0, JSON deeper than Python can read refused as invalid, the
-options of a ruleset that is no preset, and `along` as each preset keeps it."""
+options of a ruleset that is no preset, `along` as each preset keeps it, and a malformed round
+or record refused by its number and the entry at fault."""
 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, cast
 
 import pytest
 
 from scoring import rules
-from scoring.records import game_to_record, read_json, round_result_to_record, round_to_record
+from scoring.records import (
+    game_from_record,
+    game_to_record,
+    read_json,
+    round_result_to_record,
+    round_to_record,
+)
 from scoring.rules import GameError
 
 
@@ -74,3 +82,40 @@ def test_a_scored_round_s_record_has_no_streak_entries_unless_asked():
         "reductions": {},
         "totals": {"Ann": 0, "Bart": 9},
     }
+
+
+HANDS = {"Ann": 1, "Bart": 9}
+
+
+@pytest.mark.parametrize(
+    ("second_round", "code", "field", "params"),
+    [
+        (5, "round_object", "round", {}),
+        ({"hands": [1, 9]}, "hands_object", "hands", {}),
+        ({"hands": HANDS, "yaniv": "Ann", "along": "Bart"}, "along_list", "along", {}),
+        ({"hands": HANDS, "yaniv": "Ann", "along": [5]}, "along_list", "along", {}),
+        ({"hands": HANDS, "yaniv": 5}, "name_a_player", "yaniv", {"name": "yaniv"}),
+        ({"hands": HANDS, "empty_hand": 5}, "name_a_player", "empty_hand", {"name": "empty_hand"}),
+        ({"hands": HANDS, "yaniv": "Ann", "jokers": [1]}, "jokers_object", "jokers", {}),
+        ({"hands": HANDS, "yaniv": "Ann", "joins": "Eve"}, "joins_object", "joins", {}),
+        ({"hands": HANDS, "yaniv": "Ann", "joins": {"name": "Eve"}}, "joins_object", "joins", {}),
+    ],
+)
+def test_a_malformed_round_is_refused_by_its_number_and_the_entry_at_fault(
+    second_round, code, field, params
+):
+    record = {
+        "ruleset": "belgian",
+        "players": ["Ann", "Bart"],
+        "rounds": [{"hands": HANDS, "yaniv": "Ann"}, second_round],
+    }
+    with pytest.raises(GameError) as error:
+        game_from_record(record)
+    assert (error.value.code, error.value.field, dict(error.value.params)) == (code, field, params)
+    assert error.value.round_number == 2
+
+
+def test_a_record_that_is_no_object_is_refused_as_the_record():
+    with pytest.raises(GameError) as error:
+        game_from_record(cast(Any, ["belgian"]))
+    assert (error.value.code, error.value.field) == ("record_object", "record")
