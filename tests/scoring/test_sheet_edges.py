@@ -27,7 +27,7 @@ def eliminated():
     )
 
 
-def test_the_terminal_sheet_of_an_elimination_shows_who_went_out_when_and_no_hand_after():
+def test_an_elimination_s_terminal_sheet_shows_who_went_out_when_and_no_hand_after():
     assert render_sheet(eliminated()) == (
         "round  kind   Ann      Bart          Chris\n"
         "-----  -----  -------  ------------  -------------\n"
@@ -73,7 +73,7 @@ def test_a_game_without_rounds_is_in_progress_with_every_total_at_0():
     ]
 
 
-def test_a_player_who_is_out_has_a_cell_with_no_hand_keeping_their_total():
+def test_the_cell_of_a_player_who_is_out_has_no_hand_and_keeps_their_total():
     first, second = eliminated().rows
     assert second.cells[1] == Cell(hand_total=None, points=0, reduction=0, total=31)
     assert first.cells == (
