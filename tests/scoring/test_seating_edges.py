@@ -11,6 +11,7 @@ import pytest
 from scoring.errors import SeatingError
 from scoring.seating import (
     MAX_TABLE,
+    MIN_TABLE,
     ClubWeight,
     Draw,
     clubmates_at,
@@ -21,6 +22,7 @@ from scoring.seating import (
     move,
     rebalance,
     swap,
+    table_bounds,
 )
 
 DRAW = Draw(tables=((1, 2, 3, 13), (4, 5), (6, 7, 8, 9, 10, 11, 12)), seed=5, repeat_meetings=0)
@@ -504,4 +506,13 @@ def test_meetings_that_are_no_pair_or_a_negative_count_are_refused(met, code, pa
 def test_a_pair_that_met_no_times_has_not_met():
     assert draw_random(range(1, 9), {frozenset((1, 2)): 0}, seed=1) == draw_random(
         range(1, 9), None, seed=1
+    )
+
+
+def test_the_table_bounds_default_to_a_target_of_4_and_a_refusal_names_them_all():
+    assert table_bounds() == (3, 5)
+    error = refusal(lambda: table_bounds(4, smallest=5))
+    assert (error.code, dict(error.params)) == (
+        "table_bounds",
+        {"smallest": 5, "largest": 5, "target": 4, "low": MIN_TABLE, "high": MAX_TABLE},
     )
