@@ -172,8 +172,10 @@ def final_standings(
         return (result.table, ahead, standing.place if standing else 10**9)
 
     placed: list[FinalStanding] = []
-    previous: tuple[object, ...] | None = None
-    place = 0
+    # The first finalist always differs from `previous` and sets `place`: their starting
+    # values are never read.
+    previous: tuple[object, ...] | None = None  # pragma: no mutate
+    place = 0  # pragma: no mutate
     in_final = set()
     for index, result in enumerate(sorted(results, key=order), start=1):
         key = order(result)
@@ -196,7 +198,7 @@ def final_standings(
     # The others keep their qualifying order, after every finalist.
     offset = len(placed)
     rest = [s for s in sorted(qualifying, key=lambda s: s.place) if s.player not in in_final]
-    previous_place: int | None = None
+    previous_place: int | None = None  # pragma: no mutate (no place equals it: never read)
     for index, standing in enumerate(rest, start=offset + 1):
         if standing.place != previous_place:
             place, previous_place = index, standing.place

@@ -197,16 +197,19 @@ class _Rater:
         for placing in placings:
             skill = self.skills.get(placing.player) or new_skill(self.model)
             before.append(skill)
-            rating = self.objects.get(placing.player)
+            # The library's object kept from the player's last game, or one made from their
+            # skill: the same numbers either way (this only spares making it again).
+            rating = self.objects.get(placing.player)  # pragma: no mutate
             if rating is None:
                 rating = self.library.rating(mu=skill.mu, sigma=skill.sigma)
             teams.append([rating])
         rated = self.library.rate(teams, ranks=[float(placing.rank) for placing in placings])
         changes = []
-        for placing, old, (new,) in zip(placings, before, rated, strict=True):
+        # Equal lengths by construction: `strict` never fires here.
+        for placing, old, (new,) in zip(placings, before, rated, strict=True):  # pragma: no mutate
             after = Skill(new.mu, new.sigma, old.games + 1)
             self.skills[placing.player] = after
-            self.objects[placing.player] = new
+            self.objects[placing.player] = new  # pragma: no mutate (a cache: see above)
             changes.append(
                 SkillChange(placing.player, game.game, game.finished_at, placing.rank, old, after)
             )

@@ -310,8 +310,10 @@ def season_standings(rules: Rules, events: Sequence[Event]) -> list[SeasonStandi
         return (-total, -count, tuple(-value for value in kept), str(player))
 
     placed: list[SeasonStanding] = []
-    previous: tuple[Decimal, int, tuple[Decimal, ...]] | None = None
-    place = 0
+    # The first player always differs from `previous` and sets `place`: their starting
+    # values are never read.
+    previous: tuple[Decimal, int, tuple[Decimal, ...]] | None = None  # pragma: no mutate
+    place = 0  # pragma: no mutate
     for index, player in enumerate(sorted(by_player, key=sort_key), start=1):
         order = keyed[player]
         if order != previous:

@@ -416,7 +416,8 @@ def rebalance(
     destination = _place(movers, tables, low, high, target, times)
     destination = _swap_destinations(movers, destination, tables, met)
     seated = [table[:] for table in tables]
-    for (player, _), index in zip(movers, destination, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for (player, _), index in zip(movers, destination, strict=True):  # pragma: no mutate
         seated[index].append(player)
     final = tuple(tuple(table) for table in seated)
     moves = [
@@ -720,7 +721,8 @@ def _swap_adjacent_repeats(tables: list[list[int]], repeats: list[list[int]]) ->
 
     while True:
         best_key: tuple[int, int] | None = None
-        best_swap = (0, 0, 0)
+        # Read only once `best_key` is set, which sets it too: its first value is never used.
+        best_swap = (0, 0, 0)  # pragma: no mutate
         for index in range(len(tables) - 1):
             upper, lower = tables[index], tables[index + 1]
             for a in upper:

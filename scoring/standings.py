@@ -232,12 +232,15 @@ def _count_seats(results: list[SeatResult], gains: tuple[int, ...]) -> _Counted:
     ranks_seen: list[int] = []
     ids: list[Hashable] = []
     current: object = _NO_TABLE
-    players: list[list[int]] = []
-    seen = 0
+    # Both set again at the first seat's table, before any use.
+    players: list[list[int]] = []  # pragma: no mutate
+    seen = 0  # pragma: no mutate
     for player, table, total, rank, provisional in results:
         if table != current:
             if current is not _NO_TABLE:
-                ranks_seen.append(seen)
+                # The ranks seen only spare a complete table the exact count of shared ranks
+                # (`_complete_tables`): a wrong mask sends more tables through it, same result.
+                ranks_seen.append(seen)  # pragma: no mutate
             current = table
             ids.append(table)
             players = []
@@ -248,16 +251,17 @@ def _count_seats(results: list[SeatResult], gains: tuple[int, ...]) -> _Counted:
             entry = tally[player] = [0, 0, 0, 0]
         entry[_PACKED] += gains[rank] + provisional
         entry[_TOTALS] += total
-        seen |= 1 << rank
+        seen |= 1 << rank  # pragma: no mutate (see above: a shortcut's mask)
         players.append(entry)
     if current is not _NO_TABLE:
-        ranks_seen.append(seen)
+        ranks_seen.append(seen)  # pragma: no mutate (see above: a shortcut's mask)
     return _Counted(tally, tables, ranks_seen, ids)
 
 
 def _share_ranks(players: list[list[int]], ranks: list[int], halves_at: int) -> None:
     """Players on the same rank share its places: one half point less for each other one."""
-    for entry, rank in zip(players, ranks, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for entry, rank in zip(players, ranks, strict=True):  # pragma: no mutate
         entry[_PACKED] += 1 - ranks.count(rank) << halves_at
 
 
@@ -270,19 +274,22 @@ def _complete_tables(counted: _Counted, results: list[SeatResult], width: int) -
     if len(set(map(len, tables))) <= 1:
         # One size: only the tables with a shared rank need a look (they alone do not have
         # every rank from 1 to the size once), found in C.
-        every_rank = (1 << (size + 1)) - 2
+        # A table whose mask misses it only goes through `_share_ranks`, which counts the
+        # ranks exactly: a wrong mask costs time, never a point (nor does a wrong seen mask).
+        every_rank = (1 << (size + 1)) - 2  # pragma: no mutate
         for index in compress(range(len(tables)), map(ne, counted.ranks_seen, repeat(every_rank))):
             seats = results[index * size : (index + 1) * size]
             _share_ranks(tables[index], list(map(_RANK, seats)), halves_at)
         return size
     start = 0
-    for players, seen in zip(tables, counted.ranks_seen, strict=True):
+    # Equal lengths by construction: `strict` never fires here.
+    for players, seen in zip(tables, counted.ranks_seen, strict=True):  # pragma: no mutate
         table_size = len(players)
         if table_size != size:
             gain = 2 * (table_size - size) << halves_at
             for entry in players:
                 entry[_PACKED] += gain
-        if seen != (1 << (table_size + 1)) - 2:
+        if seen != (1 << (table_size + 1)) - 2:  # pragma: no mutate (see every_rank)
             seats = results[start : start + table_size]
             _share_ranks(players, list(map(_RANK, seats)), halves_at)
         start += table_size
@@ -489,7 +496,9 @@ def credited_standings(
         for player, _, total, rank, provisional in seats:
             points = placement_points(rank, ranks.count(rank), len(seats))
             credits = seat_credits(player, total, stints.get((table, player), ()), credit)
-            credited.append((credits, points, rank == 1, bool(provisional)))
+            # Only the credits are read again (`_add_mates`): the other entries' mutants
+            # cannot be seen.
+            credited.append((credits, points, rank == 1, bool(provisional)))  # pragma: no mutate
             for part in credits:
                 entry = tally.setdefault(part.player, _Tally())
                 entry.points += points * part.share
@@ -514,6 +523,7 @@ def _add_mates(tally: dict[Hashable, _Tally], tables: list[list[_CreditedSeat]])
     for seats in tables:
         worth = [sum(tally[part.player].points * part.share for part in seat[0]) for seat in seats]
         together = sum(worth)
-        for (credits, *_), own in zip(seats, worth, strict=True):
+        # Equal lengths by construction: `strict` never fires here.
+        for (credits, *_), own in zip(seats, worth, strict=True):  # pragma: no mutate
             for part in credits:
                 tally[part.player].mates += (together - own) * part.share

@@ -4,6 +4,7 @@ of range refused with what the organiser needs to read, the place after the last
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -11,12 +12,15 @@ import pytest
 from scoring.seasons import (
     MOST_BEST_OF,
     MOST_POINTS,
+    Event,
+    Placing,
     Rules,
     SeasonError,
     check_points_table,
     check_rules,
     placement_points,
     read_points_table,
+    season_standings,
 )
 
 
@@ -56,3 +60,38 @@ def test_a_best_of_out_of_range_names_the_most_results_counted(best_of):
 def test_a_place_after_the_last_player_gives_no_points():
     assert placement_points(5, 5) == 1
     assert placement_points(6, 5) == 0
+
+
+def tournament(key: str, *players: str) -> Event:
+    """A tournament that ranked its players in the order given."""
+    placings = tuple(Placing(player, place) for place, player in enumerate(players, start=1))
+    return Event(key=key, coefficient=Decimal("1"), placings=placings)
+
+
+def test_a_tournament_counted_twice_is_named_in_the_refusal():
+    cup = tournament("Cup", "Ann")
+    error = refusal(lambda: season_standings(Rules(), [cup, cup]))
+    assert (error.code, dict(error.params)) == ("event_twice", {"event": "Cup"})
+    assert "tournament Cup is counted twice" in str(error)
+
+
+def test_each_result_keeps_the_place_and_the_field_of_its_tournament():
+    standings = season_standings(
+        Rules(), [tournament("Cup", "Ann", "Bart", "Chris"), tournament("Open", "Bart", "Ann")]
+    )
+    bart = next(standing for standing in standings if standing.player == "Bart")
+    assert [(r.event, r.place, r.field, r.points) for r in bart.results] == [
+        ("Cup", 2, 3, Decimal("2.00")),
+        ("Open", 1, 2, Decimal("2.00")),
+    ]
+
+
+def test_players_level_on_everything_share_the_place_and_are_listed_by_name():
+    # Bart and Ann share first place at the Cup: the same points, the same results.
+    cup = Event("Cup", Decimal("1"), (Placing("Bart", 1), Placing("Ann", 1), Placing("Chris", 3)))
+    standings = season_standings(Rules(), [cup])
+    assert [(s.place, s.player, s.points) for s in standings] == [
+        (1, "Ann", Decimal("3.00")),
+        (1, "Bart", Decimal("3.00")),
+        (3, "Chris", Decimal("1.00")),
+    ]

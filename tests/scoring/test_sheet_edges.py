@@ -1,0 +1,95 @@
+"""A game's sheet at its edges (issue 36, mutation testing): the terminal sheet as
+`manage.py score_game` prints it, word for word (an elimination with a reduction and a player
+out, a shared win, a game not started), and the cells of a player with no hand."""
+
+from __future__ import annotations
+
+from scoring import rules
+from scoring.sheet import Cell, Mark, render_sheet, score_sheet
+
+PLAYERS = ("Ann", "Bart", "Chris")
+TO_30 = rules.BELGIAN.with_options({"end_above": 30})
+ELIMINATION = TO_30.with_options({"end": "elimination", "reductions": [[30, 20]]})
+
+
+def sheet_of(ruleset: rules.Ruleset, *rounds: rules.Round):
+    game = rules.Game(PLAYERS, rounds, ruleset)
+    return score_sheet(game, rules.score_game(game))
+
+
+def eliminated():
+    """Scored in the test, not at import: a mutant is switched on only while a test runs."""
+    return sheet_of(
+        ELIMINATION,
+        # Bart goes out above 30; Chris lands on 30 exactly, reduced to 20.
+        rules.Round({"Ann": 0, "Bart": 31, "Chris": 30}, yaniv="Ann"),
+        rules.Round({"Ann": 2, "Chris": 9}, yaniv="Ann"),
+    )
+
+
+def test_an_elimination_s_terminal_sheet_shows_who_went_out_when_and_no_hand_after():
+    assert render_sheet(eliminated()) == (
+        "round  kind   Ann      Bart          Chris\n"
+        "-----  -----  -------  ------------  -------------\n"
+        "1      yaniv  Y+0 = 0  +31 = 31 out  +30 = 30 → 20\n"
+        "2      yaniv  Y+0 = 0  —             +9 = 29\n"
+        "-----  -----  -------  ------------  -------------\n"
+        "total         0        31            29\n"
+        "out                    round 1\n"
+        "rank          1        3             2\n"
+        "Game in progress.\n"
+        "Y caller, A along, F false Yaniv, E emptied hand, 'out' went out, — no hand (out);"
+        " 'a → b' is a reduction.\n"
+    )
+
+
+def test_the_terminal_sheet_of_a_shared_win_names_both_winners():
+    shared = sheet_of(
+        TO_30,
+        rules.Round({"Ann": 5, "Bart": 0, "Chris": 10}, yaniv="Bart"),
+        rules.Round({"Ann": 0, "Bart": 5, "Chris": 31}, yaniv="Ann"),
+    )
+    assert render_sheet(shared) == (
+        "round  kind   Ann       Bart      Chris\n"
+        "-----  -----  --------  --------  --------\n"
+        "1      yaniv  +5 = 5    Y+0 = 0   +10 = 10\n"
+        "2      yaniv  Y+0 = 5   +5 = 5    +31 = 41\n"
+        "-----  -----  --------  --------  --------\n"
+        "total         5         5         41\n"
+        "rank          1 winner  1 winner  3\n"
+        "Game over. Winner: Ann, Bart (shared win)\n"
+        "Y caller, A along, F false Yaniv, E emptied hand; 'a → b' is a reduction.\n"
+    )
+
+
+def test_a_game_without_rounds_is_in_progress_with_every_total_at_0():
+    sheet = sheet_of(TO_30)
+    assert dict(sheet.totals) == {"Ann": 0, "Bart": 0, "Chris": 0}
+    assert sheet.finished is False and sheet.winners == ()
+    assert render_sheet(sheet).splitlines()[3:6] == [
+        "total        0    0     0",
+        "rank         1    1     1",
+        "Game in progress.",
+    ]
+
+
+def test_the_cell_of_a_player_who_is_out_has_no_hand_and_keeps_their_total():
+    first, second = eliminated().rows
+    assert second.cells[1] == Cell(hand_total=None, points=0, reduction=0, total=31)
+    assert first.cells == (
+        Cell(hand_total=0, points=0, reduction=0, total=0, mark=Mark.CALLER),
+        Cell(hand_total=31, points=31, reduction=0, total=31, went_out=True),
+        Cell(hand_total=30, points=30, reduction=10, total=20),
+    )
+
+
+def test_a_row_keeps_its_entries_and_names_a_neighbour_only_for_a_false_yaniv():
+    entries = rules.Round({"Ann": 0, "Bart": 31, "Chris": 30}, yaniv="Ann")
+    (row,) = sheet_of(ELIMINATION, entries).rows
+    assert row.entries == entries
+    assert row.neighbour is None
+
+
+def test_the_terminal_sheet_of_a_single_winner_names_them_alone():
+    won = sheet_of(TO_30, rules.Round({"Ann": 0, "Bart": 3, "Chris": 31}, yaniv="Ann"))
+    assert render_sheet(won).splitlines()[-2] == "Game over. Winner: Ann"
