@@ -39,6 +39,11 @@ BART_OUT = {"hands": {"Ann": 1, "Bart": 30}, "yaniv": "Ann"}
 IN_BROWSER: list[dict[str, Any]] = [ASSAF, CHRIS_OUT, TWO_LEFT, BART_OUT]
 
 
+def seats_of(form: Locator) -> Locator:
+    """The seats at the table: a player joining (house rules) has a fieldset of their own."""
+    return form.locator("fieldset.seat-entry:not(.joining)")
+
+
 def scored(rounds: list[dict[str, Any]]) -> rules.GameResult:
     game = rules.Game(tuple(PLAYERS), tuple(entries(entry) for entry in rounds), RULESET)
     return rules.score_game(game)
@@ -46,7 +51,7 @@ def scored(rounds: list[dict[str, Any]]) -> rules.GameResult:
 
 def fill_round(form: Locator, entry: dict[str, Any]) -> None:
     """Type the hands of the players still in and click the caller's Yaniv toggle."""
-    seats = form.locator("fieldset.seat-entry")
+    seats = seats_of(form)
     expect(seats).to_have_count(len(PLAYERS))
     for index, player in enumerate(PLAYERS):
         seat = seats.nth(index)
@@ -56,7 +61,7 @@ def fill_round(form: Locator, entry: dict[str, Any]) -> None:
         else:
             expect(seat).to_have_class(re.compile(r"\bout\b"))
             expect(seat.get_by_label("Hand")).to_have_count(0)
-    caller = form.locator("fieldset.seat-entry").nth(PLAYERS.index(entry["yaniv"]))
+    caller = seats_of(form).nth(PLAYERS.index(entry["yaniv"]))
     toggle = caller.locator("label.toggle", has_text="Yaniv")
     toggle.click()
     expect(toggle.locator("input")).to_be_checked()
@@ -113,7 +118,7 @@ def test_referee_plays_an_israeli_game_to_the_last_player_left(live_server, page
     expect(rows).to_have_count(len(BEFORE))
     expect(totals).to_have_text([str(before.totals[p]) for p in PLAYERS])
     # Automatic Assaf: nobody declares going along.
-    expect(form.locator("label.toggle", has_text="Yaniv")).to_have_count(len(PLAYERS))
+    expect(seats_of(form).locator("label.toggle", has_text="Yaniv")).to_have_count(len(PLAYERS))
     expect(form.locator("label.toggle", has_text="Along")).to_have_count(0)
     expect(form.locator("input[name=along]")).to_have_count(0)
 
@@ -163,11 +168,11 @@ def test_referee_plays_an_israeli_game_to_the_last_player_left(live_server, page
         if result is chris_out:
             # Chris went from 194 to 214: no hand for Chris any more, an "Out" box instead.
             expect(cells.nth(2).locator(".running")).to_have_text("214")
-            chris = form.locator("fieldset.seat-entry").nth(2)
+            chris = seats_of(form).nth(2)
             expect(chris).to_have_class(re.compile(r"\bout\b"))
             expect(chris.locator(".out-note")).to_have_text("Out of the game")
             expect(chris.get_by_label("Hand")).to_have_count(0)
-            expect(form.get_by_label("Hand")).to_have_count(2)
+            expect(seats_of(form).get_by_label("Hand")).to_have_count(2)
             expect(form.locator("fieldset.seat-entry.out")).to_have_count(1)
 
     # --- the end: Ann is the last player left -------------------------------------------------
