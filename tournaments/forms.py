@@ -15,6 +15,24 @@ from tournaments.models.people import refuse_direction_controls
 from tournaments.sheets import EntrySheet, GameSheet
 
 
+def whole_number_field(
+    label: str, high: int, message: str, css_class: str = ""
+) -> forms.IntegerField:
+    """An optional whole number from 0 to `high`, typed on the phone's number pad, with one
+    message for every way it can be wrong."""
+    attrs = {"inputmode": "numeric", "autocomplete": "off"}
+    if css_class:
+        attrs["class"] = css_class
+    return forms.IntegerField(
+        label=label,
+        required=False,
+        min_value=0,
+        max_value=high,
+        error_messages=dict.fromkeys(("invalid", "min_value", "max_value"), message),
+        widget=forms.NumberInput(attrs=attrs),
+    )
+
+
 class RoundForm(forms.Form):
     """The referee's entries for one round: a hand per seat, the ending, along.
 
@@ -146,34 +164,14 @@ class RoundForm(forms.Form):
             "low": 0,
             "high": ruleset.end_above,
         }
-        self.fields["join_total"] = forms.IntegerField(
-            label=gettext("Total to start on"),
-            required=False,
-            min_value=0,
-            max_value=ruleset.end_above,
-            error_messages={
-                "invalid": total_message,
-                "min_value": total_message,
-                "max_value": total_message,
-            },
-            widget=forms.NumberInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        self.fields["join_total"] = whole_number_field(
+            gettext("Total to start on"), ruleset.end_above, total_message
         )
         hand_message = gettext("The hand must be a whole number from 0 to %(max)s.") % {
             "max": ruleset.max_hand
         }
-        self.fields["join_hand"] = forms.IntegerField(
-            label=gettext("Hand"),
-            required=False,
-            min_value=0,
-            max_value=ruleset.max_hand,
-            error_messages={
-                "invalid": hand_message,
-                "min_value": hand_message,
-                "max_value": hand_message,
-            },
-            widget=forms.NumberInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "class": "hand"}
-            ),
+        self.fields["join_hand"] = whole_number_field(
+            gettext("Hand"), ruleset.max_hand, hand_message, css_class="hand"
         )
         if self.counts_jokers:
             self.fields["join_jokers"] = self._jokers_field(gettext("the player joining"))
@@ -185,15 +183,8 @@ class RoundForm(forms.Form):
             "player": label,
             "max": most,
         }
-        return forms.IntegerField(
-            label=gettext("Jokers held by %(player)s") % {"player": label},
-            min_value=0,
-            max_value=most,
-            required=False,
-            error_messages={"invalid": message, "min_value": message, "max_value": message},
-            widget=forms.NumberInput(
-                attrs={"inputmode": "numeric", "autocomplete": "off", "class": "jokers"}
-            ),
+        return whole_number_field(
+            gettext("Jokers held by %(player)s") % {"player": label}, most, message, "jokers"
         )
 
     @property

@@ -11,9 +11,9 @@ from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
 from scoring import rules
-from tests.browser.test_offline import expect_saved, log_in, open_for_offline
+from tests.browser.test_offline import expect_saved, log_in, open_for_offline, stored_totals
 from tests.factories import make_table, make_tournament, make_user
-from tournaments.models import Round, Seat
+from tournaments.models import Round
 
 PLAYERS = ["Ann", "Bart", "Chris"]
 # A joker still held by a player who did not call: +10; two wins in a row: +25.
@@ -63,11 +63,6 @@ def fill(page: Page, entry: dict[str, Any]) -> None:
         joining.get_by_label("Name of the player joining").fill(joins["name"])
         joining.get_by_label("Starts on").select_option(joins["start"])
         joining.get_by_label("Hand").fill(str(entry["hands"][joins["name"]]))
-
-
-def stored_totals(table) -> dict[str, int]:
-    seats = Seat.objects.filter(table=table).select_related("player")
-    return {seat.player.name: seat.total for seat in seats}
 
 
 @pytest.fixture

@@ -29,7 +29,13 @@ from tests.browser.test_offline import (
     record_offline,
     stored_totals,
 )
-from tests.browser.test_two_phones import MISTYPED, back_online, stored_rounds, wait_until_sent
+from tests.browser.test_two_phones import (
+    MISTYPED,
+    back_online,
+    choose_on_round_2,
+    stored_rounds,
+    wait_until_sent,
+)
 from tests.factories import make_user, record
 from tournaments.models import Round
 
@@ -161,16 +167,7 @@ def test_case_1b_a_round_typed_on_both_phones_one_hand_mistyped_and_the_next_sto
     expect(panel.locator(".waiting-behind")).to_contain_text("(already stored as round 3)")
     # Its waiting round is stored already: "mine came first" would move it after itself.
     expect(panel.locator("[data-choice=first]")).to_have_count(0)
-    if choice == "keep":
-        panel.get_by_role("link", name="Keep the stored round").click()
-        expected = ROUNDS
-    elif choice == "replace":
-        panel.get_by_label("Reason").fill("Dirk had 13")
-        panel.get_by_role("button", name="Replace round 2 with mine").click()
-        expected = [ROUNDS[0], MISTYPED, ROUNDS[2]]
-    else:
-        panel.get_by_role("button", name="Mine is another round").click()
-        expected = [*ROUNDS, MISTYPED]
+    expected = choose_on_round_2(panel, choice)
     wait_until_sent(first)
     expect(first.locator("#device-moved")).to_contain_text(
         "Your round 3 was already stored as round 3 (from another phone): not stored again."

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.staticfiles import finders
 from django.urls import reverse
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Route, expect
 
 from scoring import rules
 from tests.browser.test_offline import (
@@ -63,6 +63,20 @@ def back_online(page: Page, context: BrowserContext) -> None:
     page.evaluate("window.dispatchEvent(new Event('online'))")
 
 
+def choose_on_round_2(panel: Locator, choice: str) -> list[dict[str, Any]]:
+    """Take `choice` on the panel of round 2 (MISTYPED waiting against the stored ROUNDS[1]);
+    the rounds the sheet should then hold."""
+    if choice == "keep":
+        panel.get_by_role("link", name="Keep the stored round").click()
+        return ROUNDS
+    if choice == "replace":
+        panel.get_by_label("Reason").fill("Dirk had 13")
+        panel.get_by_role("button", name="Replace round 2 with mine").click()
+        return [ROUNDS[0], MISTYPED, ROUNDS[2]]
+    panel.get_by_role("button", name="Mine is another round").click()
+    return [*ROUNDS, MISTYPED]
+
+
 def wait_until_sent(page: Page) -> None:
     for _ in range(150):
         if not outbox(page):
@@ -95,16 +109,7 @@ def test_a_waiting_round_the_other_phone_stored_is_never_stored_again_whatever_t
     expect(panel.locator(".waiting-behind")).to_contain_text("(already stored as round 3)")
     assert Round.objects.count() == 3
 
-    if choice == "keep":
-        panel.get_by_role("link", name="Keep the stored round").click()
-        expected = ROUNDS
-    elif choice == "replace":
-        panel.get_by_label("Reason").fill("Dirk had 13")
-        panel.get_by_role("button", name="Replace round 2 with mine").click()
-        expected = [ROUNDS[0], MISTYPED, ROUNDS[2]]
-    else:
-        panel.get_by_role("button", name="Mine is another round").click()
-        expected = [*ROUNDS, MISTYPED]
+    expected = choose_on_round_2(panel, choice)
     wait_until_sent(page)
     expect(page.locator("#device-moved")).to_contain_text(
         "Your round 3 was already stored as round 3 (from another phone): not stored again."
