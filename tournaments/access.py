@@ -18,7 +18,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -34,7 +34,17 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournaments.addresses import client_network, count
 from tournaments.clock import clock_state
-from tournaments.models import Door, Game, Session, Table, TableCode, Tournament, raw_reads
+from tournaments.models import (
+    Door,
+    Game,
+    Player,
+    Seat,
+    Session,
+    Table,
+    TableCode,
+    Tournament,
+    raw_reads,
+)
 
 T = TypeVar("T")
 
@@ -249,6 +259,9 @@ class Entrant:
     user: Any = None
     code: TableCode | None = None
     typed: str | None = None
+    # The table's seats clockwise with their players, as the access check read them (not
+    # locked): what the entry form is checked against. Empty where it read none.
+    seats: tuple[Seat, ...] = ()
 
     @property
     def by(self) -> Any:
@@ -278,34 +291,64 @@ def _table_read(table_id: int) -> Table | None:
     """The table with its session, tournament, game and referee in one raw statement, each
     object reaching the next as `select_related` leaves them (`tournaments.models.raw_reads`:
     why not through the ORM)."""
+    return _table_rows_read(table_id, with_seats=False)[0]
+
+
+def _table_rows_read(table_id: int, *, with_seats: bool) -> tuple[Table | None, list[Seat]]:
+    """`_table_read`, and `with_seats` the table's seats clockwise with their players (one
+    row each, in the same statement)."""
     connection = connections[router.db_for_read(Table)]
-    models: tuple[type[Model], ...] = (Table, Session, Tournament, Game, get_user_model())
-    if connection.vendor not in _TABLE_READ_SQL:
-        quote = connection.ops.quote_name
-        t, s, tn, g, u = (quote(model._meta.db_table) for model in models)
-        selected = ", ".join(
-            raw_reads.columns(model, alias, connection)
-            for model, alias in zip(models, ("t", "s", "tn", "g", "u"), strict=True)
-        )
-        _TABLE_READ_SQL[connection.vendor] = (
-            f"SELECT {selected} FROM {t} t JOIN {s} s ON s.id = t.session_id "
-            f"JOIN {tn} tn ON tn.id = s.tournament_id "
-            f"LEFT JOIN {g} g ON g.table_id = t.id LEFT JOIN {u} u ON u.id = t.referee_id "
-            "WHERE t.id = %s"
-        )
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_READ_SQL[connection.vendor], [table_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    table, session, tournament, game, referee = raw_reads.instances(models, row, connection)
+        cursor.execute(_table_read_sql(connection, with_seats), [table_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None, []
+    table, session, tournament, game, referee = raw_reads.instances(
+        _TABLE_MODELS, rows[0], connection
+    )
     session.tournament = tournament  # type: ignore[union-attr]
     table.session, table.game, table.referee = session, game, referee  # type: ignore[union-attr]
-    return table  # type: ignore[return-value]
+    seats = []
+    offset = sum(map(raw_reads.width, _TABLE_MODELS))
+    for row in rows if with_seats else ():
+        seat, player = raw_reads.instances((Seat, Player), row[offset:], connection)
+        if seat is not None:
+            seat.player, seat.table = player, table  # type: ignore[attr-defined]
+            seats.append(cast(Seat, seat))
+    return cast(Table, table), seats
 
 
-# The table read's statement for each database, quoted for it (made at the first read).
-_TABLE_READ_SQL: dict[str, str] = {}
+def _table_read_sql(connection: BaseDatabaseWrapper, with_seats: bool) -> str:
+    """The statement of `_table_rows_read` for each database, quoted for it (made once)."""
+    key = (connection.vendor, with_seats)
+    if key not in _TABLE_READ_SQL:
+        quote = connection.ops.quote_name
+        every: tuple[type[Model], ...] = (*_TABLE_MODELS, Seat, Player)
+        models = every if with_seats else _TABLE_MODELS
+        aliases = ("t", "s", "tn", "g", "u", "se", "p")[: len(models)]
+        t, s, tn, g, u, se, p = (quote(model._meta.db_table) for model in every)
+        selected = ", ".join(
+            raw_reads.columns(model, alias, connection)
+            for model, alias in zip(models, aliases, strict=True)
+        )
+        seats = (
+            f" LEFT JOIN {se} se ON se.table_id = t.id LEFT JOIN {p} p ON p.id = se.player_id"
+            if with_seats
+            else ""
+        )
+        _TABLE_READ_SQL[key] = (
+            f"SELECT {selected} FROM {t} t JOIN {s} s ON s.id = t.session_id "
+            f"JOIN {tn} tn ON tn.id = s.tournament_id "
+            f"LEFT JOIN {g} g ON g.table_id = t.id LEFT JOIN {u} u ON u.id = t.referee_id"
+            f"{seats} WHERE t.id = %s" + (" ORDER BY se.position" if with_seats else "")
+        )
+    return _TABLE_READ_SQL[key]
+
+
+# What every table view reads of its table, in this order.
+_TABLE_MODELS: tuple[type[Model], ...] = (Table, Session, Tournament, Game, get_user_model())
+# The statements of `_table_rows_read`, by database and with or without the seats.
+_TABLE_READ_SQL: dict[tuple[str, bool], str] = {}
 
 
 def get_table_for_viewer(
@@ -379,14 +422,27 @@ def get_entrant(
         if found.table.game.signed_off:
             raise PermissionDenied(gettext("The sheet is signed off: only a director changes it."))
         return Entrant(found.table, code=found, typed=code)
-    table = _table(request, table_id, None)
+    table, seats = _table_with_seats(request, table_id)
     if not can_referee(request.user, table):
         if table.game.signed_off and can_view(request.user, table.session.tournament):
             raise PermissionDenied(gettext("The sheet is signed off: only a director changes it."))
         raise PermissionDenied(
             gettext("Only the table's referee or a director can change this game.")
         )
-    return Entrant(table, user=request.user)
+    return Entrant(table, user=request.user, seats=seats)
+
+
+def _table_with_seats(
+    request: HttpRequest, table_id: int | None
+) -> tuple[Table, tuple[Seat, ...]]:
+    """As `_table`, with the table's seats and their players in the same query: a round's
+    post is checked against them before its write locks them, at no query more."""
+    if table_id is None:
+        raise Http404("No such table.")
+    table, seats = _table_rows_read(table_id, with_seats=True)
+    if table is None or not can_view(request.user, table.session.tournament):
+        raise Http404("No such table.")
+    return table, tuple(seats)
 
 
 class Viewer(NamedTuple):

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any, cast
 from uuid import UUID
 
@@ -10,7 +11,7 @@ from django.utils.translation import gettext, gettext_lazy
 from scoring import rules
 from scoring.errors import GameError
 from tournaments import texts
-from tournaments.models import Game, GameChange, RoundConflict, Seat
+from tournaments.models import RoundChange, Seat, TypedOn
 from tournaments.models.people import refuse_direction_controls
 from tournaments.sheets import EntrySheet, GameSheet
 
@@ -506,59 +507,37 @@ class DisputeForm(forms.Form):
         ]
 
 
-class FormRefused(Exception):
-    """The entries of a change are not a round: nothing is written."""
+def round_change(
+    form: RoundForm,
+    *,
+    base: int | None = None,
+    typed_ago: timedelta | None = None,
+    late_reason: str = "",
+) -> RoundChange:
+    """A valid entry form's round as the game records it (`Game.record`), with what the
+    page or phone knew of the sheet when it was typed (`typed_on`)."""
+    return RoundChange(
+        form.entries,
+        form.cleaned_data["number"],
+        form.cleaned_data["client_id"],
+        base=base,
+        typed_on=typed_on(form.data, base),
+        typed_ago=typed_ago,
+        late_reason=late_reason,
+    )
 
-    def __init__(self, form: forms.Form) -> None:
-        super().__init__("the form is not valid")
-        self.form = form
 
-
-class RoundPost:
-    """A posted round, parsed by `Game.record_parsed` against the seats it locked: the
-    entries, the number and the device's id for it (`FormRefused` if they are no round).
-    The form stays here for the answer (a refused form is shown with its entries).
-
-    `base`: the version the device typed the round on (the outbox's sync). A device that
-    knew the stored sheet as it is now and still numbers its round among the stored ones is
-    behind on its own rounds, not meeting another device's: never "already stored", a
-    choice to show (`RoundConflict`).
-
-    `known`, `mine` and `another` (posted by the page, the outbox and the entry form alike):
-    the version of the stored sheet the round was typed on, the device's own changes stored
-    since, and the referee's word that equal entries are another round. A round equal to one
-    stored since `known` by another change is that round (`Game.check_not_stored_since`)."""
-
-    def __init__(self, posted: Any, *, base: int | None = None, auto_id: str = "id_%s") -> None:
-        self.posted, self.base, self.auto_id = posted, base, auto_id
-        self.form: RoundForm | None = None
-        # The game and its seats as the write locked them: the answer's sheet reads no seats.
-        self.seats: list[Seat] = []
-        self.known = _version_of(posted.get("known"), base)
-        self.mine = _ids_of(posted.getlist("mine") if hasattr(posted, "getlist") else [])
-        self.another = posted.get("another") == "1"
-
-    def __call__(self, game: Game, seats: list[Seat]) -> tuple[rules.Round, int, UUID | None]:
-        self.seats = seats
-        form = self.form = RoundForm(EntrySheet.of(game, seats), self.posted, auto_id=self.auto_id)
-        if not form.is_valid():
-            raise FormRefused(form)
-        entries, number = form.entries, form.cleaned_data["number"]
-        client_id = form.cleaned_data["client_id"]
-        if self.known is not None and not self.another:
-            game.check_not_stored_since(
-                entries, number, known=self.known, mine=self.mine, client_id=client_id
-            )
-        if (
-            self.base is not None
-            and game.version <= self.base
-            and number <= game.round_count
-            and not GameChange.objects.filter(client_id=client_id).exists()
-        ):
-            rows = game.rows()
-            existing = rows.rounds[number - 1]
-            raise RoundConflict(existing, rows.entries(existing), entries)
-        return entries, number, client_id
+def typed_on(posted: Any, base: int | None = None) -> TypedOn:
+    """What a change's post says the page or phone knew (posted by the page, the outbox and
+    the entry form alike): the version of the stored sheet it was typed on (else `base`, the
+    outbox's version), the phone's own changes stored since, and the referee's word that
+    equal entries are another round. Anything else posted there is ignored."""
+    mine = posted.getlist("mine") if hasattr(posted, "getlist") else []
+    return TypedOn(
+        _version_of(posted.get("known"), base),
+        tuple(_ids_of(mine)),
+        posted.get("another") == "1",
+    )
 
 
 def _version_of(text: Any, default: int | None) -> int | None:

@@ -147,6 +147,12 @@ class EntrySheet(LabelledSeats):
     def of(cls, game: Game, seats: Sequence[Seat]) -> EntrySheet:
         return cls(game, tuple(seats), game.ruleset)
 
+    @classmethod
+    def load(cls, game: Game) -> EntrySheet:
+        """The entry form's seats as stored now (one query; not locked: the write checks
+        the entries against the seats it locks)."""
+        return cls.of(game, seats_of_games([game])[game.pk])
+
     @property
     def round_count(self) -> int:
         return self.game.round_count

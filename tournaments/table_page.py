@@ -28,8 +28,17 @@ from django.utils.translation import gettext
 from scoring.records import round_to_record
 from tournaments.access import Entrant, Viewer
 from tournaments.chart import chart_texts
-from tournaments.forms import DisputeForm, RoundForm, RoundPost
-from tournaments.models import AlreadyStored, Game, GameChange, Round, RoundConflict, Seat, Table
+from tournaments.forms import DisputeForm, RoundForm
+from tournaments.models import (
+    AlreadyStored,
+    Game,
+    GameChange,
+    Round,
+    RoundConflict,
+    Seat,
+    Table,
+    TypedOn,
+)
 from tournaments.models.rounds import describe_entries
 from tournaments.sheets import GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
@@ -113,16 +122,16 @@ def conflict_choice(
     request: HttpRequest,
     *,
     device: bool = False,
-    since: RoundPost | None = None,
+    since: TypedOn | None = None,
 ) -> dict[str, Any]:
     """The stored round and the entrant's own, side by side, with what it takes to replace,
-    and the rounds stored since the sheet the entrant typed on (`since`: the post, with the
-    version it was typed on), which the phone's waiting rounds are compared with.
+    and the rounds stored since the sheet the entrant typed on (`since`: what the post says
+    it knew), which the phone's waiting rounds are compared with. The game as stored now
+    (the change's outcome read its version and round count).
 
     `device`: the phone's outbox asks (tables:sync), which may also record its round after
     the stored ones."""
     existing, game = conflict.existing, entrant.table.game
-    game.refresh_from_db(fields=["version", "round_count"])
     stored, mine = (
         round_to_record(entries, game.ruleset) for entries in (conflict.entries, conflict.attempt)
     )
@@ -167,7 +176,6 @@ def already_choice(
     """A round equal to one stored since the sheet it was typed on: that round, shown beside
     the entrant's, with the way to record it all the same ("this is another round")."""
     game = entrant.table.game
-    game.refresh_from_db(fields=["version", "round_count"])
     mine = round_to_record(already.entries, game.ruleset)
     return {
         "kind": "already",

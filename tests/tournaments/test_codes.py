@@ -252,3 +252,17 @@ def test_wrong_table_links_from_one_ipv6_64_count_together(client, code, setting
         for guess in range(3)
     ]
     assert answers == [404, 404, 429]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_sent_by_table_code_costs_ten_queries_at_most(client, code):
+    """As a round by account (tests/tournaments/test_sync.py), BEGIN and COMMIT included: the
+    code with its table, the seats the entry form is checked against, the locked write."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    data = {**entries(), "action": "record", "client_id": str(uuid.uuid4())}
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.post(reverse("codes:sync", args=[code]), data)
+    assert answer.json()["status"] == "stored"
+    assert len(queries) <= 10, [query["sql"][:80] for query in queries.captured_queries]

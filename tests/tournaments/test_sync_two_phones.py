@@ -14,16 +14,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def other_phone_first(monkeypatch, referee):
-    """The other phone stores Ann's round 1 between this request's access check (which read
-    the game) and its write (which locks it)."""
-    record_parsed = Game.record_parsed
+    """The other phone stores Ann's round 1 between this request's entry form (checked
+    against the seats as they were) and its write (which locks them)."""
+    record_change = Game.record
 
-    def racing(self, parse, **options):
-        monkeypatch.setattr(Game, "record_parsed", record_parsed)
+    def racing(self, change, **options):
+        monkeypatch.setattr(Game, "record", record_change)
         record(Game.objects.get(pk=self.pk), referee, ANN_CALLS)
-        return record_parsed(self, parse, **options)
+        return record_change(self, change, **options)
 
-    monkeypatch.setattr(Game, "record_parsed", racing)
+    monkeypatch.setattr(Game, "record", racing)
 
 
 def test_a_round_the_other_phone_stored_meanwhile_is_answered_same_not_stored(

@@ -611,7 +611,7 @@ def test_a_database_outage_answers_not_saved_try_again(referee_client, table, mo
     def outage(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(Game, "record_parsed", outage)
+    monkeypatch.setattr(Game, "record", outage)
     response = referee_client.post(
         reverse("tables:record", args=[table.pk]), entries(), headers=HTMX
     )

@@ -20,8 +20,11 @@ from tournaments.models.games import (
     AlreadyApplied,
     AlreadyStored,
     Game,
+    Recorded,
+    RoundChange,
     RoundConflict,
     SheetChanged,
+    TypedOn,
     same_entries,
 )
 from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
@@ -56,6 +59,8 @@ __all__ = [
     "PlayerMerge",
     "Registration",
     "Round",
+    "Recorded",
+    "RoundChange",
     "RoundConflict",
     "Seat",
     "Session",
@@ -63,6 +68,7 @@ __all__ = [
     "SheetChanged",
     "Substitution",
     "TooManyDisputes",
+    "TypedOn",
     "Table",
     "Tournament",
     "same_entries",

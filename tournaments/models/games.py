@@ -9,9 +9,10 @@ transaction, under a row lock on the game.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 from uuid import UUID
 
 from django.conf import settings
@@ -113,6 +114,48 @@ class SheetChanged(Exception):
         )
 
 
+class TypedOn(NamedTuple):
+    """What a phone knew when it typed a change: the version of the stored sheet (`known`),
+    its own changes stored since (`mine`), and the referee's word that entries equal to a
+    stored round's are another round (`another`)."""
+
+    known: int | None = None
+    mine: tuple[UUID, ...] = ()
+    another: bool = False
+
+
+@dataclass(frozen=True)
+class RoundChange:
+    """A round as a page or a phone sends it, in plain values (the entry form parses them):
+    its entries, its number and the device's id for it.
+
+    `base`: the version of the sheet the phone's copy was when it made the change (its
+    outbox's sync; a page's form has none). `typed_ago`: how long ago the phone recorded it
+    (sent after a network loss): the round is entered then, so that a round typed before the
+    session's time limit counts as played before it (at most `MAX_TYPED_AGO` back; the phone
+    measures the delay itself, so its own clock being off does not matter). `late_reason`: a
+    director adds a round a phone still held when the game ended at the time limit.
+    """
+
+    entries: rules.Round
+    number: int
+    client_id: UUID | None = None
+    base: int | None = None
+    typed_on: TypedOn = TypedOn()
+    typed_ago: timedelta | None = None
+    late_reason: str = ""
+
+
+class Recorded(NamedTuple):
+    """A recorded round: as stored, the seats as the write left them (locked, with their
+    new totals: the answer's sheet reads no seats), and whether this change stored it or
+    found it stored already (the same entries under its number, typed on another phone)."""
+
+    round: Round
+    seats: list[Seat]
+    anew: bool
+
+
 # What a recorded round changes of the game's row.
 _GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", "version"]
 
@@ -120,10 +163,6 @@ _GAME_STATE = ["round_count", "finished", "finished_at", "ended_at_time_limit", 
 class Game(SeatChanges, Agreement, models.Model):
     # Whether the game was finished when its change began (set under the lock).
     _was_finished: bool = False
-    # Whether the last `record_parsed` stored a round, or found it stored already (the same
-    # entries under its number, typed on another phone too): told under the lock, not by
-    # comparing versions this instance read before it (another request may come between).
-    recorded_anew: bool = False
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
     finished = models.BooleanField(default=False)
@@ -180,70 +219,77 @@ class Game(SeatChanges, Agreement, models.Model):
     def record_round(
         self, entries: rules.Round, *, by, number: int, client_id: UUID | None = None
     ) -> Round:
-        """Record round `number` (the next one) from the referee's entries.
+        """Record round `number` (the next one) from the referee's entries (`record`)."""
+        return self.record(RoundChange(entries, number, client_id), by=by).round
 
-        `client_id` is the device's id for this round: a round is stored once whatever how
-        often a phone sends it (`AlreadyApplied` for a repeat). The same entries already
-        stored as round `number` are that round, whoever typed them; different ones are a
-        `RoundConflict`, never stored as another round.
+    def record(self, change: RoundChange, *, by: Any) -> Recorded:
+        """Record the next round, as a page or a phone sent it (`RoundChange`).
 
-        The new round is scored from the seats' cached totals (and who is out), not from the
-        whole history: a round costs the same queries in round 1 and in round 40.
-        """
-        return self.record_parsed(lambda game, seats: (entries, number, client_id), by=by)
+        A round is stored once however often a phone sends it (its `client_id`:
+        `AlreadyApplied` for a repeat). The same entries already stored under its number are
+        that round, whoever typed them (`Recorded.anew` false); different ones are a
+        `RoundConflict`, and entries equal to a round stored under another number since the
+        sheet the phone typed on are `AlreadyStored`: never stored as another round.
 
-    def record_parsed(
-        self,
-        parse: Callable[[Game, list[Seat]], tuple[rules.Round, int, UUID | None]],
-        *,
-        by: Any,
-        typed_ago: timedelta | None = None,
-        late_reason: str = "",
-    ) -> Round:
-        """Record the next round from what `parse` reads off the seats (a form): its entries,
-        its number and the device's id for it.
-
-        `late_reason`: a director adds a round a phone still held when the game ended at the
-        time limit (its session finished, say), with the reason in the audit log.
-
-        The game and its seats are read and locked in one query, and `parse` gets them: the
-        entry form is checked against the seats the round is stored on. Whatever `parse`
-        raises leaves nothing written.
-
-        `typed_ago`: how long ago the device recorded the round (a phone sending its outbox
-        after a network loss). The round is entered then, so that a round typed before the
-        session's time limit counts as played before it (at most `MAX_TYPED_AGO` back; the
-        phone measures the delay itself, so its own clock being off does not matter).
+        The game and its seats are read and locked in one query; the engine checks the
+        entries against those seats (a form read them before the lock: a seat changed
+        meanwhile is refused here, never stored). The new round is scored from the seats'
+        cached totals (and who is out), not from the whole history: a round costs the same
+        queries in round 1 and in round 40.
         """
         entered_at = timezone.now()
-        if typed_ago is not None:
-            entered_at -= min(max(typed_ago, timedelta(0)), MAX_TYPED_AGO)
-        client_id = None
+        if change.typed_ago is not None:
+            entered_at -= min(max(change.typed_ago, timedelta(0)), MAX_TYPED_AGO)
         try:
             with transaction.atomic():
                 game, seats = self._locked_with_seats()
-                entries, number, client_id = parse(game, seats)
+                game._check_typed_on(change)
                 version_under_lock = game.version
                 stored = game._append(
-                    entries,
+                    change.entries,
                     by=by,
-                    number=number,
-                    client_id=client_id,
+                    number=change.number,
+                    client_id=change.client_id,
                     seats=seats,
                     entered_at=entered_at,
-                    late_reason=late_reason,
+                    late_reason=change.late_reason,
                 )
         except IntegrityError:
             # A phone replaying a change while another request stores it: the database's
             # one-row-per-client-id is the last word.
-            if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
+            if change.client_id is not None and self._applied(change.client_id):
                 raise AlreadyApplied(self.version) from None
             raise
-        self.recorded_anew = game.version != version_under_lock
         self._take_state(game)
         self._rerate(game)
         metrics.ROUND_SAVES.inc()
-        return stored
+        # Told under the lock, not by comparing versions this instance read before it
+        # (another request may come between).
+        return Recorded(stored, seats, anew=game.version != version_under_lock)
+
+    def _check_typed_on(self, change: RoundChange) -> None:
+        """Under the lock: a round equal to one another phone stored since the sheet this
+        one was typed on is that round (`AlreadyStored`); a phone that knew the stored sheet
+        as it is now and still numbers its round among the stored ones is behind on its own
+        rounds, not meeting another phone's: a choice to show (`RoundConflict`)."""
+        typed_on, number = change.typed_on, change.number
+        if typed_on.known is not None and not typed_on.another:
+            self.check_not_stored_since(
+                change.entries,
+                number,
+                known=typed_on.known,
+                mine=typed_on.mine,
+                client_id=change.client_id,
+            )
+        if (
+            change.base is not None
+            and self.version <= change.base
+            and number <= self.round_count
+            and not (change.client_id is not None and self._applied(change.client_id))
+        ):
+            rows = self.rows()
+            existing = rows.rounds[number - 1]
+            raise RoundConflict(existing, rows.entries(existing), change.entries)
 
     def _append(
         self,
@@ -657,8 +703,13 @@ class Game(SeatChanges, Agreement, models.Model):
 
     def _check_not_applied(self, client_id: UUID | None) -> None:
         """A change a device sends again (a replayed outbox) is applied once."""
-        if client_id is not None and GameChange.objects.filter(client_id=client_id).exists():
+        if client_id is not None and self._applied(client_id):
             raise AlreadyApplied(self.version)
+
+    @staticmethod
+    def _applied(client_id: UUID) -> bool:
+        """Whether the device's change `client_id` is stored (client ids are unique)."""
+        return GameChange.objects.filter(client_id=client_id).exists()
 
     def rounds_stored_since(
         self, known: int, mine: Collection[UUID] = ()
@@ -693,7 +744,7 @@ class Game(SeatChanges, Agreement, models.Model):
         stored) is answered as applied."""
         for existing, stored in self.rounds_stored_since(known, mine):
             if existing.number != number and same_entries(stored, entries):
-                if client_id is not None and self.changes.filter(client_id=client_id).exists():
+                if client_id is not None and self._applied(client_id):
                     return
                 raise AlreadyStored(existing, entries)
 

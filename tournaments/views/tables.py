@@ -21,22 +21,22 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from scoring.errors import GameError
-from tournaments import access, caching, table_page, texts
+from tournaments import access, caching, changes, table_page, texts
 from tournaments.access import Entrant
+from tournaments.changes import Outcome, Status
 from tournaments.errors import sentence
 from tournaments.forms import (
     ConfirmForm,
     CorrectionForm,
     DisputeForm,
-    FormRefused,
     ReasonForm,
     RoundForm,
-    RoundPost,
     SyncForm,
     VersionForm,
+    round_change,
+    typed_on,
 )
 from tournaments.models import (
-    AlreadyApplied,
     AlreadyStored,
     Dispute,
     Game,
@@ -47,8 +47,9 @@ from tournaments.models import (
     Table,
     TableCode,
     TooManyDisputes,
+    TypedOn,
 )
-from tournaments.sheets import GameSheet
+from tournaments.sheets import EntrySheet, GameSheet
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 from tournaments.views.refusals import answers_refusals
 
@@ -245,42 +246,49 @@ def round_preview(
 def record_round(
     request: HtmxHttpRequest, table_id: int | None = None, code: str | None = None
 ) -> HttpResponse:
-    """The entry form's round, parsed against the seats it is stored on (under the game's
-    lock); htmx gets the live part drawn from the sheet as stored, a plain post goes back."""
+    """The entry form's round: checked against the seats, recorded (`changes.record`); htmx
+    gets the live part drawn from the sheet as stored, a plain post goes back."""
     entrant = access.get_entrant(request, table_id, code)
-    posted = RoundPost(request.POST, auto_id="r_%s")
-    try:
-        entrant.table.game.record_parsed(posted, by=entrant.by)
-    except RoundConflict as conflict:
-        # Never stored as another round: the referee chooses between the two versions.
-        choice = table_page.conflict_choice(conflict, entrant, request, since=posted)
-        status = 200 if request.htmx else 409
-        return table_page.answer(
-            request, entrant.table, entrant.viewer(), conflict=choice, status=status
-        )
-    except AlreadyStored as already:
-        # Typed on another phone too: stored once, unless the referee says it is another.
-        choice = table_page.already_choice(already, entrant, request)
-        status = 200 if request.htmx else 409
-        return table_page.answer(
-            request, entrant.table, entrant.viewer(), conflict=choice, status=status
-        )
-    except GameError as error:
-        if posted.form is None:
-            raise
-        posted.form.add_game_error(error)
-    except FormRefused:
-        pass
-    except AlreadyApplied:
-        # Stored before, once: the phone sent it again (said "saved" again without script).
-        return table_page.saved(
-            request, entrant, number=_int_or_none(request.POST.get("number", ""))
-        )
-    else:
-        return table_page.saved(request, entrant, posted.seats)
+    game = entrant.table.game
+    form = RoundForm(_entry_sheet(entrant), request.POST, auto_id="r_%s")
+    if form.is_valid():
+        change = round_change(form)
+        outcome = changes.record(game, change, by=entrant.by)
+        if outcome.status is Status.REPLAYED:
+            # Stored before, once: the page sent it again (said "saved" again without script).
+            return table_page.saved(request, entrant, number=change.number)
+        if outcome.saved:
+            return table_page.saved(request, entrant, outcome.seats)
+        if outcome.refused is not None:
+            # Never stored as another round: the referee chooses between the two versions,
+            # or says the round typed on another phone too is another round.
+            return _choice(request, entrant, outcome.refused, change.typed_on)
+        if isinstance(outcome.error, GameError):
+            form.add_game_error(outcome.error)
     status = 200 if request.htmx else 400
+    return table_page.answer(request, entrant.table, entrant.viewer(), form=form, status=status)
+
+
+def _entry_sheet(entrant: Entrant) -> EntrySheet:
+    """The next round's form's seats, as the access check read them (else read now)."""
+    game = entrant.table.game
+    return EntrySheet.of(game, entrant.seats) if entrant.seats else EntrySheet.load(game)
+
+
+def _choice(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    refused: RoundConflict | AlreadyStored,
+    since: TypedOn,
+) -> HttpResponse:
+    """A round the table's sheet would not take as it is, beside the stored one."""
+    if isinstance(refused, AlreadyStored):
+        choice = table_page.already_choice(refused, entrant, request)
+    else:
+        choice = table_page.conflict_choice(refused, entrant, request, since=since)
+    status = 200 if request.htmx else 409
     return table_page.answer(
-        request, entrant.table, entrant.viewer(), form=posted.form, status=status
+        request, entrant.table, entrant.viewer(), conflict=choice, status=status
     )
 
 
@@ -302,22 +310,22 @@ def correct_round(
     if request.method == "POST":
         form = CorrectionForm(sheet, request.POST, auto_id="c_%s")
         if form.is_valid():
-            try:
-                game.correct_round(
-                    number,
-                    form.entries,
-                    by=entrant.by,
-                    reason=form.cleaned_data["reason"],
-                    version=form.cleaned_data["version"],
-                    client_id=form.cleaned_data["client_id"],
-                    dispute=dispute,
-                )
-            except AlreadyApplied:
+            outcome = changes.correct(
+                game,
+                number,
+                form.entries,
+                by=entrant.by,
+                reason=form.cleaned_data["reason"],
+                version=form.cleaned_data["version"],
+                client_id=form.cleaned_data["client_id"],
+                dispute=dispute,
+            )
+            if outcome.status is Status.REPLAYED:
                 return table_page.back(table, code)
-            except GameError as error:
-                form.add_game_error(error)
-            except SheetChanged as error:
-                form.add_error(None, sentence(error))
+            if isinstance(outcome.error, GameError):
+                form.add_game_error(outcome.error)
+            elif not outcome.saved:
+                form.add_error(None, sentence(outcome.why))
             else:
                 current = urlsplit(request.htmx.current_url_abs_path or "").path
                 if request.htmx and current == request.path:
@@ -396,26 +404,25 @@ def add_late_round(request: HtmxHttpRequest, table_id: int) -> HttpResponse:
     finished, say): a director adds it from the phone's text, with a reason in the audit
     log. Its totals count; the game stays ended at the time limit."""
     table = access.get_table_for_director(request, table_id)
+    game = table.game
     reasoned = ReasonForm(request.POST)
-    posted = RoundPost(request.POST, auto_id="late_%s")
-    message = ""
+    form = RoundForm(EntrySheet.load(game), request.POST, auto_id="late_%s")
     if not reasoned.is_valid():
         message = _errors(reasoned)
+    elif not form.is_valid():
+        message = _errors(form)
     else:
-        try:
-            table.game.record_parsed(
-                posted, by=request.user, late_reason=reasoned.cleaned_data["reason"]
-            )
-        except FormRefused as refused:
-            message = _errors(refused.form)
-        except (GameError, RoundConflict, AlreadyStored) as error:
-            message = sentence(error)
-        else:
+        late_reason = reasoned.cleaned_data["reason"]
+        outcome = changes.record(
+            game, round_change(form, late_reason=late_reason), by=request.user
+        )
+        if outcome.saved:
             if not request.htmx:
                 return redirect(table)
-            number = table.game.round_count
+            number = game.round_count
             message = gettext("Round %(number)s added after the time limit.") % {"number": number}
             return _render_live(request, table, message=message)
+        message = sentence(outcome.why)
     return _render_live(request, table, message=message, status=200 if request.htmx else 400)
 
 
@@ -576,87 +583,85 @@ def sync(
         # A code revoked, or a session finished, while the phone was offline: why, in words.
         message = access.why_code_closed(code)
         return JsonResponse({"status": "closed", "message": message}, status=403)
-    table = entrant.table
-    game = table.game
     change = SyncForm(request.POST)
     if not change.is_valid():
         return _refused(change.errors.as_text())
-    action, client_id = change.cleaned_data["action"], change.cleaned_data["client_id"]
     # The version of the sheet the device made the change on (older pages send none for a
     # round): a device whose copy is not that version plus its change gets the stored game,
     # and so does one meeting a conflict or a stale change.
     base = change.cleaned_data["version"]
+    outcome = _synced(request, entrant, change.cleaned_data)
+    if isinstance(outcome, str):
+        return _refused(outcome)
+    return _sync_answer(request, entrant, code, outcome, base)
 
-    def answer(status: str, http_status: int = 200, **extra: Any) -> JsonResponse:
-        behind = base is not None and game.version != base + (status == "stored")
-        if behind or status in ("conflict", "stale"):
-            extra["state"] = GameSheet.load(game).device_state()
-        body = {"status": status, "version": game.version, **extra}
-        return JsonResponse(body, status=http_status)
 
-    try:
-        if action == "undo":
-            reasoned = ReasonForm(request.POST)
-            if not reasoned.is_valid():
-                return _refused(_errors(reasoned))
-            game.undo_last_round(
-                by=entrant.by,
-                reason=reasoned.cleaned_data["reason"],
-                version=reasoned.cleaned_data["version"],
-                client_id=client_id,
-            )
-        elif action == "correct":
-            correction = CorrectionForm(GameSheet.load(game), request.POST)
-            if not correction.is_valid():
-                return _refused(_errors(correction))
-            typed_on = RoundPost(request.POST, base=base)
-            try:
-                game.correct_round(
-                    correction.cleaned_data["number"],
-                    correction.entries,
-                    by=entrant.by,
-                    reason=correction.cleaned_data["reason"],
-                    version=correction.cleaned_data["version"],
-                    client_id=client_id,
-                    known=None if typed_on.another else typed_on.known,
-                    mine=typed_on.mine,
-                )
-            except AlreadyStored as refused:
-                status, http_status, extra = _not_stored(request, entrant, code, refused, typed_on)
-                game.refresh_from_db(fields=["version"])
-                return answer(status, http_status, **extra)
-        else:
-            posted = RoundPost(request.POST, base=base)
-            try:
-                typed_ago = change.cleaned_data["typed_ago_ms"]
-                game.record_parsed(
-                    posted,
-                    by=entrant.by,
-                    typed_ago=None if typed_ago is None else timedelta(milliseconds=typed_ago),
-                )
-            except FormRefused as refused:
-                return _refused(_errors(refused.form))
-            except (RoundConflict, AlreadyStored) as refused:
-                status, http_status, extra = _not_stored(request, entrant, code, refused, posted)
-                game.refresh_from_db(fields=["version"])
-                return answer(status, http_status, **extra)
-            if not game.recorded_anew:
-                # The same round was stored already (another device typed it too), maybe
-                # while this request was on its way: never answered "stored".
-                return answer("same")
-    except AlreadyApplied:
-        game.refresh_from_db(fields=["version"])
-        return answer("replayed")
-    except SheetChanged:
-        game.refresh_from_db(fields=["version"])
+def _synced(request: HtmxHttpRequest, entrant: Entrant, change: dict[str, Any]) -> Outcome | str:
+    """The outbox's change applied (`tournaments.changes`), or why its form is no change."""
+    game, posted = entrant.table.game, request.POST
+    action, client_id, base = change["action"], change["client_id"], change["version"]
+    if action == "undo":
+        reasoned = ReasonForm(posted)
+        if not reasoned.is_valid():
+            return _errors(reasoned)
+        return changes.undo(
+            game,
+            by=entrant.by,
+            reason=reasoned.cleaned_data["reason"],
+            version=reasoned.cleaned_data["version"],
+            client_id=client_id,
+        )
+    if action == "correct":
+        correction = CorrectionForm(GameSheet.load(game), posted)
+        if not correction.is_valid():
+            return _errors(correction)
+        return changes.correct(
+            game,
+            correction.cleaned_data["number"],
+            correction.entries,
+            by=entrant.by,
+            reason=correction.cleaned_data["reason"],
+            version=correction.cleaned_data["version"],
+            client_id=client_id,
+            typed_on=typed_on(posted, base),
+        )
+    form = RoundForm(_entry_sheet(entrant), posted)
+    if not form.is_valid():
+        return _errors(form)
+    typed_ago = change["typed_ago_ms"]
+    typed_ago = None if typed_ago is None else timedelta(milliseconds=typed_ago)
+    return changes.record(game, round_change(form, base=base, typed_ago=typed_ago), by=entrant.by)
+
+
+def _sync_answer(
+    request: HtmxHttpRequest,
+    entrant: Entrant,
+    code: str | None,
+    outcome: Outcome,
+    base: int | None,
+) -> JsonResponse:
+    """The outcome as the phone's outbox reads it: its status and the stored version; the
+    stored game too where the phone's copy is behind, or the choice it shows."""
+    game, status, http_status = entrant.table.game, outcome.status, 200
+    extra: dict[str, Any] = {}
+    if status is Status.REFUSED:
+        return _refused(sentence(outcome.why))
+    if status is Status.STALE:
         # The rounds other phones stored since: the phone's waiting rounds among them are
         # those rounds, never sent again under new numbers.
-        typed_on = RoundPost(request.POST, base=base)
-        since = table_page.stored_since(game, typed_on.known, typed_on.mine)
-        return answer("stale", 409, message=sentence(SheetChanged()), since=since)
-    except GameError as error:
-        return _refused(sentence(error))
-    return answer("stored")
+        since = typed_on(request.POST, base)
+        extra = {
+            "message": sentence(outcome.why),
+            "since": table_page.stored_since(game, since.known, since.mine),
+        }
+        http_status = 409
+    elif outcome.refused is not None:
+        http_status, extra = _not_stored(request, entrant, code, outcome.refused, base)
+    behind = base is not None and outcome.version != base + (status is Status.STORED)
+    if behind or status in (Status.CONFLICT, Status.STALE):
+        extra["state"] = GameSheet.load(game).device_state()
+    body = {"status": str(status), "version": outcome.version, **extra}
+    return JsonResponse(body, status=http_status)
 
 
 def _not_stored(
@@ -664,8 +669,8 @@ def _not_stored(
     entrant: Entrant,
     code: str | None,
     refused: RoundConflict | AlreadyStored,
-    posted: RoundPost,
-) -> tuple[str, int, dict[str, Any]]:
+    base: int | None,
+) -> tuple[int, dict[str, Any]]:
     """A round the sync did not store, as its answer: a conflict to choose on (with the
     rounds stored since the phone's version), or a round already stored from another phone
     (the phone drops its copy and shows why; it may still say "this is another round")."""
@@ -673,10 +678,11 @@ def _not_stored(
     if isinstance(refused, AlreadyStored):
         choice = table_page.already_choice(refused, entrant, request, device=True)
         html = _conflict_html(request, table, code, choice)
-        return "already", 200, {"html": html, "number": refused.number}
-    choice = table_page.conflict_choice(refused, entrant, request, device=True, since=posted)
+        return 200, {"html": html, "number": refused.number}
+    since = typed_on(request.POST, base)
+    choice = table_page.conflict_choice(refused, entrant, request, device=True, since=since)
     html = _conflict_html(request, table, code, choice)
-    return "conflict", 409, {"html": html, "since": choice["since_records"]}
+    return 409, {"html": html, "since": choice["since_records"]}
 
 
 def _conflict_html(
