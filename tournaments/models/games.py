@@ -33,7 +33,6 @@ from tournaments.models.rounds import GameChange, Hand, Round
 from tournaments.models.scoring_state import (
     SCORED_FIELDS,
     join_fields,
-    players_before,
     scored_hand,
     seat_joiner,
     starting_labels,
@@ -322,7 +321,8 @@ class Game(SeatChanges, Agreement, models.Model):
             raise self._over(number)
         seat_joiner(self, seats, entries, number)
         labels = seat_labels(seats)
-        players = players_before(seats, labels, entries)
+        # The players before the round, clockwise: all but one joining in it.
+        players = starting_labels([labels[seat.pk] for seat in seats], (entries,))
         by_label = {labels[seat.pk]: seat for seat in seats}
         out_in_round = {
             labels[seat.pk]: seat.out_after for seat in seats if seat.out_after is not None

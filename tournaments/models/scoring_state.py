@@ -121,12 +121,6 @@ def seat_joiner(game: Any, seats: list[Seat], entries: rules.Round, number: int)
     seats.append(seat)
 
 
-def players_before(seats: list[Seat], labels: Mapping[int, str], entries: rules.Round):
-    """The players at the table before the round, clockwise: all but the one joining."""
-    joining = entries.joins.name if entries.joins is not None else None
-    return tuple(labels[seat.pk] for seat in seats if labels[seat.pk] != joining)
-
-
 def starting_labels(players: Sequence[str], rounds: Sequence[rules.Round]) -> tuple[str, ...]:
     """The players a game of these rounds began with: the seated ones but those who join
     through a round's `joins` (a whole game stored at once, an import)."""
