@@ -10,8 +10,9 @@ from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.errors import GameWarning
+from scoring.sheet import RoundNote
 from tournaments import slots, texts
-from tournaments.sheets import GameSheet, round_url
+from tournaments.sheets import note_text
 
 register = template.Library()
 
@@ -61,11 +62,10 @@ def warning_text(warning: GameWarning) -> str:
     return texts.warning(warning)
 
 
-@register.simple_tag
-def sheet_rows(sheet: GameSheet, ns: str = "", key: str | int = "") -> SafeString:
-    """A game's rows as the table page draws them; given the page's address (`ns` and `key`,
-    on a page that may correct), each round's number links to its correction."""
-    return sheet.rows_html(round_url(ns, "correct", key) if ns else None)
+@register.filter
+def cell_note(note: RoundNote) -> str:
+    """What a house rule did to the player in a sheet's cell ("+25 streak bonus")."""
+    return note_text(note, short=True)
 
 
 @register.simple_tag(takes_context=True)
