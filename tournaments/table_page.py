@@ -31,7 +31,7 @@ from tournaments.chart import chart_texts
 from tournaments.forms import DisputeForm, RoundForm, RoundPost
 from tournaments.models import AlreadyStored, Game, GameChange, Round, RoundConflict, Seat, Table
 from tournaments.models.rounds import describe_entries
-from tournaments.sheets import SPECIMEN_ROW, GameSheet
+from tournaments.sheets import SPECIMEN_ROW, GameSheet, drawn_rows
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
 TEMPLATE = "tournaments/table.html"
@@ -240,7 +240,7 @@ def page_values(
         # The session clock's state as the sheet's poll sends it back (`table_detail`).
         "clock_token": table.session.clock(table).token,
         "sheet": sheet,
-        "sheet_row_specimen": SPECIMEN_ROW if editable else None,
+        "sheet_row_specimen": drawn_rows([SPECIMEN_ROW])[0] if editable else None,
         "decks": sheet.ruleset.decks(len(sheet.seats)),
         "ruleset": sheet.ruleset,
         "confirmations": confirmations_of(sheet),

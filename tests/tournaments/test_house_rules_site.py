@@ -26,7 +26,8 @@ from tournaments.sheets import GameSheet
 def rows_html(sheet: GameSheet) -> str:
     """The sheet's rows as the table page draws them (its `sheet-row` partial)."""
     return "".join(
-        render_to_string("tournaments/table.html#sheet-row", {"row": row}) for row in sheet.rows
+        render_to_string("tournaments/table.html#sheet-row", {"row": row})
+        for row in sheet.drawn_rows()
     )
 
 

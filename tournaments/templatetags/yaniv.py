@@ -10,9 +10,7 @@ from django.utils import formats, timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from scoring.errors import GameWarning
-from scoring.sheet import RoundNote
 from tournaments import slots, texts
-from tournaments.sheets import note_text
 
 register = template.Library()
 
@@ -60,12 +58,6 @@ def mark_meaning(mark: str) -> str:
 def warning_text(warning: GameWarning) -> str:
     """An engine's warning about a round, in the reader's language."""
     return texts.warning(warning)
-
-
-@register.filter
-def cell_note(note: RoundNote) -> str:
-    """What a house rule did to the player in a sheet's cell ("+25 streak bonus")."""
-    return note_text(note, short=True)
 
 
 @register.simple_tag(takes_context=True)
