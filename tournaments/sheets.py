@@ -12,7 +12,7 @@ tournament's rounds CSV reads tens of thousands of hands through here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -20,8 +20,6 @@ from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
-from django.urls import reverse
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
@@ -40,10 +38,10 @@ from scoring.sheet import (
     round_preview,
     sheet_from_scores,
 )
-from tournaments import texts
 from tournaments.chart import progression_svg
 from tournaments.models import Game, Hand, Seat
 from tournaments.models.seats import LabelledSeats, mark_withdrawn, seats_of_games
+from tournaments.texts import mark_letter
 
 
 class StoredHand(NamedTuple):
@@ -284,82 +282,9 @@ class GameSheet(LabelledSeats):
     def legend(self) -> tuple[Mark, ...]:
         return self.sheet.legend
 
-    @cached_property
-    def cells_html(self) -> tuple[SafeString, ...]:
-        """Each row's cells as the table page's sheet shows them, in the active language.
-
-        The markup `templates/tournaments/table.html` puts between a row's number and its end,
-        made here: the template engine took most of a long game's page on these cells (four
-        hundred in a game of 100 rounds), plain strings take a fraction of it.
-        """
-        letters = {mark: conditional_escape(texts.mark_letter(mark)) for mark in Mark}
-        out_cell = (
-            f'<td class="out" title="{conditional_escape(gettext("out of the game"))}"></td>'
-        )
-        went_out = f' <span class="went-out">{letters[Mark.OUT]}</span>'
-        # A cell's opening by its mark, escaped and translated once rather than per cell.
-        opening: dict[Mark | None, str] = {
-            mark: f'\n        <td class="{conditional_escape(mark)}">'
-            f'<span class="points">{letters[mark]} '
-            for mark in Mark
-        }
-        opening[None] = '\n        <td class=""><span class="points">'
-        rows = []
-        for row in self.rows:
-            cells = []
-            for cell in row.cells:
-                if not cell.seated:
-                    cells.append('\n        <td class="not-seated"></td>\n        ')
-                    continue
-                if cell.out:
-                    cells.append(f"\n        {out_cell}\n        ")
-                    continue
-                running = f"{cell.arrived} → {cell.total}" if cell.reduction else cell.total
-                cells.append(
-                    f"{opening[cell.mark]}+{cell.points}"
-                    f'</span>\n          <span class="running">{running}</span>'
-                    f"{went_out if cell.went_out else ''}{cell_notes_html(cell)}</td>\n        "
-                )
-            rows.append(mark_safe("".join(cells)))  # noqa: S308 - every value escaped above
-        return tuple(rows)
-
-    def rows_html(self, correct_url: Callable[[int], str] | None = None) -> SafeString:
-        """The sheet's rows (`<tr>`s) as the table page shows them, in the active language;
-        with `correct_url` (a round's number → its correction page), each round's number
-        links to its correction, as the referee's page has it.
-
-        Made here rather than by the template for the same reason as `cells_html`: each row's
-        link, label and flag cost the template engine a tag or two per row, which a long
-        game's page paid a hundred times over; their words are translated once here.
-        """
-        flags = {
-            kind: f'<span class="flag" title="{conditional_escape(title)}">'
-            f"{conditional_escape(texts.mark_letter(mark))}</span>"
-            for kind, title, mark in (
-                (rules.RoundKind.FALSE_YANIV, gettext("false Yaniv"), Mark.FALSE),
-                (rules.RoundKind.ASSAF, gettext("Assaf"), Mark.ASSAF),
-                (rules.RoundKind.EMPTY_HAND, gettext("emptied hand"), Mark.EMPTY),
-            )
-        }
-        correct_label = gettext("Correct round %(number)s")
-        rows = []
-        for row, cells in zip(self.rows, self.cells_html, strict=True):
-            number = row.number
-            if correct_url is None:
-                head = str(number)
-            else:
-                url = conditional_escape(correct_url(number))
-                label = conditional_escape(correct_label % {"number": number})
-                head = (
-                    f'<a href="{url}" data-hx-get="{url}" data-hx-target="#correction-panel"'
-                    f' title="{label}" aria-label="{label}">{number}&nbsp;✎</a>'
-                )
-            rows.append(
-                f'\n      <tr class="{row.kind}" data-round="{number}">'
-                f'\n        <th scope="row" class="round-no">{head}{flags.get(row.kind, "")}</th>'
-                f"\n        {cells}\n      </tr>\n    "
-            )
-        return mark_safe("".join(rows))  # noqa: S308 - every value escaped above
+    def drawn_rows(self) -> list[DrawnRow]:
+        """The rows as the table page draws them (`drawn_rows`), in the active language."""
+        return drawn_rows(self.rows)
 
     def chart_svg(self) -> SafeString:
         """The score progression chart as inline SVG (`tournaments.chart`)."""
@@ -409,12 +334,52 @@ class GameSheet(LabelledSeats):
         return [stored.entered_by or "" for stored in self.stored_rounds]
 
 
-def cell_notes_html(cell: Cell) -> str:
-    """What the house rules did to the player in a cell ("+25 streak bonus"), in the active
-    language; nothing for a cell without."""
-    return "".join(
-        f' <span class="cell-note">{conditional_escape(note_text(note, short=True))}</span>'
-        for note in cell.notes
+class DrawnCell(NamedTuple):
+    """A player's cell of the table page's sheet: its words and numbers in the active
+    language, ready for the template (`sheet-row` in templates/tournaments/table.html), which
+    holds the markup. Made here for speed: a long game's sheet has four hundred cells, and
+    the template engine looked each number and letter up, and localised it, one at a time."""
+
+    # No hand this round: out of the game, or not seated yet (a player joining later).
+    out: bool
+    seated: bool
+    # The cell's class: its mark ("caller", "along", …), "" for none.
+    mark: str
+    # The mark's letter and the points: "Y +0".
+    points: str
+    # The total, "100 → 50" after a reduction.
+    running: str
+    went_out: bool
+    notes: tuple[str, ...]
+
+
+class DrawnRow(NamedTuple):
+    number: int
+    kind: str
+    cells: tuple[DrawnCell, ...]
+
+
+def drawn_rows(rows: Iterable[Row]) -> list[DrawnRow]:
+    """Sheet rows as the table page draws them, in the active language."""
+    letters = {mark: mark_letter(mark) for mark in Mark}
+    return [
+        DrawnRow(row.number, row.kind, tuple(drawn_cell(cell, letters) for cell in row.cells))
+        for row in rows
+    ]
+
+
+def drawn_cell(cell: Cell, letters: dict[Mark, str]) -> DrawnCell:
+    if cell.out:
+        return DrawnCell(True, cell.seated, "", "", "", False, ())
+    letter = f"{letters[cell.mark]} " if cell.mark else ""
+    return DrawnCell(
+        out=False,
+        seated=True,
+        mark=cell.mark or "",
+        points=f"{letter}+{cell.points}",
+        running=f"{cell.arrived} → {cell.total}" if cell.reduction else str(cell.total),
+        went_out=cell.went_out,
+        notes=tuple(note_text(note, short=True) for note in cell.notes),
     )
 
 
@@ -425,16 +390,32 @@ def note_text(note: RoundNote, *, short: bool = False) -> str:
     return gettext(message) % note.params
 
 
-def round_url(ns: str, view: str, key: str | int) -> Callable[[int], str]:
-    """A round's page of `view` by its number, the address reversed once for every round."""
-    # Reversed with a stand-in number, cut where the number goes.
-    head, _, tail = reverse(f"{ns}:{view}", args=[key, ROUND_STAND_IN]).rpartition(
-        str(ROUND_STAND_IN)
-    )
-    return lambda number: f"{head}{number}{tail}"
-
-
+# A round's number no game reaches, that the table page's script swaps for the round's.
 ROUND_STAND_IN = 987654321
+
+
+# The stand-in row the table page sends its script (`<template id="sheet-row">`), drawn by the
+# sheet's own row template: one cell of each kind (a player not seated yet, one out, one who
+# played with a mark, a reduction, going out and a note), a flag, the stand-in number that
+# the script swaps for the round's.
+SPECIMEN_ROW = Row(
+    number=ROUND_STAND_IN,
+    kind=rules.RoundKind.FALSE_YANIV,
+    cells=(
+        Cell(hand_total=None, points=0, reduction=0, total=0, seated=False),
+        Cell(hand_total=None, points=0, reduction=0, total=0),
+        Cell(
+            hand_total=0,
+            points=0,
+            reduction=1,
+            total=0,
+            mark=Mark.CALLER,
+            went_out=True,
+            notes=(RoundNote("reset", ""),),
+        ),
+    ),
+    entries=rules.Round(hands={}),
+)
 
 
 def sheets_by_game(sheets: Sequence[GameSheet]) -> dict[int, GameSheet]:

@@ -4,9 +4,9 @@ the one sheet its request loaded: the entry and dispute forms, who agreed and th
 `GameSheet` itself); after a change (the views in views/tables.py), the page, its live part
 for htmx, a round's conflict, or the way back.
 
-Long games' parts (history, the round choice; the rows in `GameSheet.rows_html`) are
-written as strings rather than by the template, which took a tag or two per line, a
-hundred times over.
+Long games' parts (history, the round choice) are written as strings rather than by the
+template, which took a tag or two per line, a hundred times over; the sheet's rows are the
+template's (its `sheet-row` partial, also the script's stand-in row).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from tournaments.models import (
     TypedOn,
 )
 from tournaments.models.rounds import describe_entries
-from tournaments.sheets import GameSheet
+from tournaments.sheets import SPECIMEN_ROW, GameSheet, drawn_rows
 from tournaments.views.live import HtmxHttpRequest, poll_seconds
 
 TEMPLATE = "tournaments/table.html"
@@ -248,6 +248,7 @@ def page_values(
         # The session clock's state as the sheet's poll sends it back (`table_detail`).
         "clock_token": table.session.clock(table).token,
         "sheet": sheet,
+        "sheet_row_specimen": drawn_rows([SPECIMEN_ROW])[0] if editable else None,
         "decks": sheet.ruleset.decks(len(sheet.seats)),
         "ruleset": sheet.ruleset,
         "confirmations": confirmations_of(sheet),

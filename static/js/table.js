@@ -15,10 +15,11 @@
   "use strict";
 
   var live = document.getElementById("live");
-  var textsNode = document.getElementById("device-texts");
+  // The page's words: a static file per language, loaded before this script.
+  var texts = window.yanivTexts;
   // table-early.js holds a Record tap until this script holds the form (or never will).
   var handOver = window.yanivTableReady || function () {};
-  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine ||
+  if (!live || !(live.dataset.sync || live.dataset.closed) || !texts || !window.YanivEngine ||
       !window.idbKeyval || !window.indexedDB) {
     handOver("none");
     return;
@@ -27,7 +28,6 @@
 
   var engine = window.YanivEngine;
   var idb = window.idbKeyval;
-  var texts = JSON.parse(textsNode.textContent);
   var tableId = live.dataset.table;
   var syncUrl = live.dataset.sync;
   var sheetUrl = live.dataset.sheet;
@@ -217,7 +217,7 @@
   // and by the pending ones, all scored by the engine on the device.
   function renderPending() {
     var table = document.querySelector("#sheet table.sheet");
-    if (!table || !server || !rendered) return;
+    if (!table || !server || !rendered || !specimen) return;
     var body = table.tBodies[0];
     var rounds = deviceRounds();
     var result;
@@ -247,9 +247,9 @@
         continue;
       }
       if (!result) continue;
-      var fresh = rowFor(number, round.record, result.rounds[index], !!round.pending);
+      var fresh = rowFor(number, round.record, result.rounds[index], !!round.pending, seatedIn(result, index));
       if (row) {
-        if (!row.dataset.device) originals[number] = row.outerHTML;
+        if (!row.dataset.device) originals[number] = row;
         row.replaceWith(fresh);
       } else {
         body.appendChild(fresh);
@@ -396,15 +396,23 @@
     }
   }
 
-  // The rows the server drew, kept while the device draws its own in their place.
+  // Who has a column in round `index` (0 on): the players the game began with and those who
+  // joined by then (the others' cells are empty, "not seated", as the server draws them).
+  function seatedIn(result, index) {
+    var seated = (server.starting_players || server.players).slice();
+    result.rounds.slice(0, index + 1).forEach(function (round) {
+      if (round.joined) seated.push(round.joined.name);
+    });
+    return seated;
+  }
+
+  // The rows the server drew (their elements), kept while the device draws its own in their place.
   var originals = {};
 
   function restoreRow(row) {
-    var html = originals[row.dataset.round];
-    if (!html) return;
-    var holder = document.createElement("tbody");
-    holder.innerHTML = html;
-    row.replaceWith(holder.firstElementChild);
+    var original = originals[row.dataset.round];
+    if (!original) return;
+    row.replaceWith(original);
     delete originals[row.dataset.round];
   }
 
@@ -422,51 +430,89 @@
     return [hands, record.yaniv || null, (record.along || []).slice().sort(), record.empty_hand || null, jokers];
   }
 
-  // The round's kind beside its number, as the server's rows have it.
-  function flagOf(kind) {
-    var flags = {
-      false_yaniv: ["false", texts.false_yaniv_word],
-      assaf: ["assaf", texts.assaf],
-      empty_hand: ["empty", texts.emptied_hand],
-    };
-    var flag = flags[kind];
-    if (!flag) return "";
-    return '<span class="flag" title="' + escapeHtml(flag[1]) + '">' + escapeHtml(texts.marks[flag[0]]) + "</span>";
+  // A round's row as the server draws it: the page's <template id="sheet-row"> (the sheet's
+  // own row template, with a stand-in round number and one cell of each kind), cloned and
+  // filled in. No markup is written here.
+  var specimen = document.getElementById("sheet-row");
+  var FLAGS = {
+    false_yaniv: ["false", "false_yaniv_word"],
+    assaf: ["assaf", "assaf"],
+    empty_hand: ["empty", "emptied_hand"],
+  };
+
+  // A node with the space before it (the template writes " <span…>").
+  function dropSpaced(node) {
+    if (!node) return;
+    var before = node.previousSibling;
+    if (before && before.nodeType === Node.TEXT_NODE && !before.textContent.trim()) before.remove();
+    node.remove();
   }
 
-  function rowFor(number, record, scored, pending) {
-    var row = document.createElement("tr");
+  function rowFor(number, record, scored, pending, seated) {
+    var row = specimen.content.firstElementChild.cloneNode(true);
+    var standIn = row.dataset.round;
     row.className = (pending ? "pending-row " : "device-row ") + scored.kind;
     row.dataset.round = number;
     row.dataset.device = "1";
-    var head = document.createElement("th");
-    head.scope = "row";
-    head.className = "round-no";
-    var correct = live.dataset.correct ? live.dataset.correct.replace(/0\/correct\/$/, number + "/correct/") : "";
-    head.innerHTML = (correct
-      ? '<a href="' + escapeHtml(correct) + '" aria-label="' + escapeHtml(t(texts.correct_round, { number: number })) + '">' + number + "&nbsp;✎</a>"
-      : escapeHtml(number)) + flagOf(scored.kind) +
-      (pending ? ' <span class="pending-mark" title="' + escapeHtml(texts.pending) + '">⏳</span>' : "");
-    row.appendChild(head);
+    if (!pending) row.removeAttribute("aria-label");
+    fillHead(row.cells[0], number, standIn, scored.kind, pending);
+    var kinds = {
+      notSeated: row.querySelector("td.not-seated"),
+      out: row.querySelector("td.out"),
+      played: row.querySelector("td:not(.not-seated):not(.out)"),
+    };
+    Array.prototype.slice.call(row.cells, 1).forEach(function (cell) { cell.remove(); });
     server.players.forEach(function (player) {
-      var cell = document.createElement("td");
-      if (!(player in scored.points)) {
-        cell.className = "out";
-      } else {
-        var mark = engine.handMark(engineEntries(record), scored.kind, player);
-        if (mark) cell.className = mark;
-        var reduction = scored.reductions[player] || 0;
-        var total = scored.totals[player];
-        var running = reduction ? (total + reduction) + " → " + total : String(total);
-        cell.innerHTML = '<span class="points">' + (mark ? escapeHtml(texts.marks[mark]) + " " : "") +
-          "+" + scored.points[player] + '</span> <span class="running">' + running + "</span>" +
-          (scored.eliminated && scored.eliminated.indexOf(player) >= 0
-            ? ' <span class="went-out">' + escapeHtml(texts.marks.out) + "</span>" : "");
-      }
+      var cell;
+      if (player in scored.points) cell = playedCell(kinds.played, record, scored, player);
+      else cell = (seated.indexOf(player) >= 0 ? kinds.out : kinds.notSeated).cloneNode(true);
       row.appendChild(cell);
     });
-    if (pending) row.setAttribute("aria-label", texts.pending);
     return row;
+  }
+
+  // The round's number (a link to its correction), its kind's flag, "not sent yet".
+  function fillHead(head, number, standIn, kind, pending) {
+    var link = head.querySelector("a");
+    if (link) {
+      ["href", "data-hx-get", "title", "aria-label"].forEach(function (name) {
+        var value = link.getAttribute(name);
+        if (value !== null) link.setAttribute(name, value.split(standIn).join(String(number)));
+      });
+      link.textContent = number + "\u00a0✎";
+    }
+    var flag = head.querySelector(".flag");
+    var kindFlag = FLAGS[kind];
+    if (kindFlag && flag) {
+      flag.title = texts[kindFlag[1]];
+      flag.textContent = texts.marks[kindFlag[0]];
+    } else {
+      dropSpaced(flag);
+    }
+    if (!pending) dropSpaced(head.querySelector(".pending-mark"));
+  }
+
+  function playedCell(specimenCell, record, scored, player) {
+    var cell = specimenCell.cloneNode(true);
+    var mark = engine.handMark(engineEntries(record), scored.kind, player);
+    if (mark) cell.className = mark;
+    else cell.removeAttribute("class");
+    var reduction = scored.reductions[player] || 0;
+    var total = scored.totals[player];
+    // As the server's cells: the total before the reduction, before a streak bonus too.
+    var arrived = total + reduction - ((scored.bonuses || {})[player] || 0);
+    cell.querySelector(".points").textContent = (mark ? texts.marks[mark] + " " : "") + "+" + scored.points[player];
+    cell.querySelector(".running").textContent = reduction ? arrived + " → " + total : String(total);
+    if (!(scored.eliminated && scored.eliminated.indexOf(player) >= 0)) dropSpaced(cell.querySelector(".went-out"));
+    var note = cell.querySelector(".cell-note");
+    cellNotes(scored, record, player).forEach(function (text) {
+      var each = note.cloneNode(false);
+      each.textContent = text;
+      cell.insertBefore(document.createTextNode(" "), note);
+      cell.insertBefore(each, note);
+    });
+    dropSpaced(note);
+    return cell;
   }
 
   function updateSeats(result) {
@@ -576,7 +622,7 @@
       var result = score(rounds.concat([entriesOf(fields)]));
       return { list: [], result: result };
     } catch (error) {
-      var message = texts.errors[error.code] ? t(texts.errors[error.code], error.params || {}) : error.text;
+      var message = texts.errors[error.code] ? t(texts.errors[error.code], errorParams(error)) : error.text;
       message = message.charAt(0).toUpperCase() + message.slice(1) + ".";
       var field = error.field === "hands" && error.player ? handField(error.player)
         : error.field === "joins" ? "join_start"
@@ -587,6 +633,14 @@
 
   function positionOf(player) {
     return server.positions[server.players.indexOf(player)];
+  }
+
+  // An engine error's values, the table's rule set by its name in the page's language.
+  function errorParams(error) {
+    var params = {};
+    Object.keys(error.params || {}).forEach(function (name) { params[name] = error.params[name]; });
+    params.ruleset = texts.rulesets[server.ruleset] || server.ruleset;
+    return params;
   }
 
   // The input of a player's hand: a seat's, or the joining player's.
@@ -630,8 +684,8 @@
     });
   }
 
-  // What the house rules did to a player in the previewed round, as the sheet's cell says it.
-  function previewNotes(scored, record, player) {
+  // What the house rules did to a player in a round, as the sheet's cells say it.
+  function cellNotes(scored, record, player) {
     var notes = [];
     var signed = function (amount) { return (amount < 0 ? "" : "+") + amount; };
     if (scored.joined && scored.joined.name === player) notes.push(t(texts.notes.joined, { amount: scored.joined.start }));
@@ -642,6 +696,12 @@
     if (jokerPoints) notes.push(t(texts.notes.jokers, { amount: signed(jokerPoints) }));
     if ((scored.bonuses || {})[player]) notes.push(t(texts.notes.streak_bonus, { amount: signed(scored.bonuses[player]) }));
     if ((scored.resets || []).indexOf(player) >= 0) notes.push(texts.notes.reset);
+    return notes;
+  }
+
+  // The previewed round's notes of a player, in one line.
+  function previewNotes(scored, record, player) {
+    var notes = cellNotes(scored, record, player);
     return notes.length ? ' <span class="cell-note">' + escapeHtml(notes.join(" · ")) + "</span>" : "";
   }
 

@@ -65,6 +65,18 @@ def fill(page: Page, entry: dict[str, Any]) -> None:
         joining.get_by_label("Hand").fill(str(entry["hands"][joins["name"]]))
 
 
+SHEET_ROWS = """Array.from(document.querySelectorAll("table.sheet tbody tr"), (row) => ({
+  cells: Array.from(row.querySelectorAll("td"), (cell) => cell.outerHTML),
+  link: row.querySelector("th a").outerHTML,
+  pendingMark: row.querySelector(".pending-mark")?.title ?? null,
+}))"""
+
+
+def sheet_rows(page: Page) -> list[dict[str, Any]]:
+    """The sheet's rows as drawn: each cell's markup, the round's link, "not sent yet"."""
+    return page.evaluate(SHEET_ROWS)
+
+
 @pytest.fixture
 def referee():
     return make_user("ref-house")
@@ -137,12 +149,22 @@ def test_jokers_and_a_join_typed_offline_wait_in_the_outbox_and_are_stored_once(
     kept = page.evaluate("window.yanivOutbox()")
     assert kept[1]["fields"]["jokers_2"] == "1" and kept[1]["fields"]["join_name"] == "Dirk"
     assert Round.objects.count() == 0
+    # Drawn from the page's row template: the cells (the house rules' notes with them) and
+    # the correction links as the server will draw them, with "not sent yet" besides.
+    pending = sheet_rows(page)
+    assert "+25 streak bonus" in pending[1]["cells"][0] and "+10 jokers" in pending[1]["cells"][1]
+    assert [row["pendingMark"] for row in pending] == ["not sent yet"] * 2
 
     context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
     # Stored, and the server's sheet swapped in for the joiner's column (its notes with it).
     expect(page.locator("tr.pending-row")).to_have_count(0, timeout=15_000)
     expect(page.locator("table.sheet")).to_contain_text("joined at 30", timeout=15_000)
+    stored = sheet_rows(page)
+    # The server's sheet has Dirk's column now (not seated in round 1, joined in round 2).
+    assert [row["cells"][:3] for row in stored] == [row["cells"] for row in pending]
+    assert [row["link"] for row in stored] == [row["link"] for row in pending]
+    assert [row["pendingMark"] for row in stored] == [None, None]
     assert page.evaluate("window.yanivOutbox()") == []
     assert list(Round.objects.values_list("number", flat=True)) == [1, 2]
     assert stored_totals(table) == engine_totals(table, ROUNDS)

@@ -26,7 +26,7 @@ from tournaments import table_page
 from tournaments.clock import AtTimeLimit
 from tournaments.forms import DisputeForm
 from tournaments.models import Round, TableCode, Tournament
-from tournaments.sheets import GameSheet
+from tournaments.sheets import ROUND_STAND_IN, GameSheet
 from tournaments.views import tables
 
 pytestmark = pytest.mark.django_db
@@ -334,6 +334,48 @@ def test_the_rows_link_to_their_correction_for_the_referee_only(played, referee,
     theirs = page(client, played)
     assert url not in theirs
     assert '<th scope="row" class="round-no">1</th>' in theirs
+
+
+def test_the_referees_page_sends_its_script_the_sheets_own_row_to_fill(played, referee, client):
+    """The row the script clones for a round it scored (table.js): drawn by the sheet's row
+    template, with a stand-in round number, a flag, "not sent yet" and one cell of each kind."""
+    html = page(logged_in(referee), played)
+    specimen = re.search(r'<template id="sheet-row">(.*?)</template>', html, re.S)
+    assert specimen is not None
+    row = specimen.group(1)
+    stand_in = ROUND_STAND_IN
+    url = reverse("tables:correct", args=[played.pk, stand_in])
+    assert f'<tr class="false_yaniv" data-round="{stand_in}" aria-label="not sent yet">' in row
+    assert (
+        f'<a href="{url}" data-hx-get="{url}" data-hx-target="#correction-panel"'
+        f' title="Correct round {stand_in}" aria-label="Correct round {stand_in}">'
+        f'{stand_in}&nbsp;✎</a><span class="flag" title="false Yaniv">F</span>'
+        ' <span class="pending-mark" title="not sent yet">⏳</span></th>'
+    ) in row
+    assert '<td class="not-seated"></td>' in row
+    assert '<td class="out" title="out of the game"></td>' in row
+    assert (
+        '<td class="caller"><span class="points">Y +0</span> <span class="running">1 → 0</span>'
+        ' <span class="went-out">out</span>'
+        ' <span class="cell-note">back to 0 (Assaf streak)</span></td>'
+    ) in row
+    # The stored rows are drawn by the same template, without the script's marks.
+    assert html.count('class="pending-mark"') == 1
+    # Followers have no script to fill it.
+    assert 'id="sheet-row"' not in page(client, played)
+
+
+def test_the_sheets_cells_as_a_person_sees_them(played, client):
+    html = page(client, played)
+    # Ann calls with 0, then a false Yaniv: 9 + 30 penalty (Belgian rules).
+    rows = re.findall(r'<tr class="\w+" data-round="\d">.*?</tr>', html, re.S)
+    assert len(rows) == 2
+    assert (
+        '<td class="caller"><span class="points">Y +0</span> <span class="running">0</span></td>'
+        in rows[0]
+    )
+    assert '<td><span class="points">+1</span> <span class="running">1</span></td>' in rows[0]
+    assert '<td class="false"><span class="points">F +' in rows[1]
 
 
 def test_the_rows_flag_a_false_yaniv_and_an_emptied_hand(client, played, referee):

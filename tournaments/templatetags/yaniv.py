@@ -11,7 +11,6 @@ from django.utils.safestring import SafeString, mark_safe
 
 from scoring.errors import GameWarning
 from tournaments import slots, texts
-from tournaments.sheets import GameSheet, round_url
 
 register = template.Library()
 
@@ -59,13 +58,6 @@ def mark_meaning(mark: str) -> str:
 def warning_text(warning: GameWarning) -> str:
     """An engine's warning about a round, in the reader's language."""
     return texts.warning(warning)
-
-
-@register.simple_tag
-def sheet_rows(sheet: GameSheet, ns: str = "", key: str | int = "") -> SafeString:
-    """A game's rows as the table page draws them; given the page's address (`ns` and `key`,
-    on a page that may correct), each round's number links to its correction."""
-    return sheet.rows_html(round_url(ns, "correct", key) if ns else None)
 
 
 @register.simple_tag(takes_context=True)
