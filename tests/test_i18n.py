@@ -4,6 +4,7 @@ the CSV files, numbers and dates in the language's way, and complete, compiled c
 from __future__ import annotations
 
 import gettext
+import json
 import os
 import re
 import shutil
@@ -24,7 +25,6 @@ from scoring.sheet import Mark
 from tests.factories import HTMX, make_table, record
 from tests.pofile import Entry, read
 from tests.printing.test_printing import EIGHT, keep_png, pdftotext, squeeze
-from tests.tournaments.test_webapp import script_texts_file
 from tournaments import texts
 from tournaments.rules_text import rules_context
 from tournaments.sheets import GameSheet
@@ -448,8 +448,9 @@ def test_the_preview_line_is_a_sentence_of_the_language(
     page = referee_client.get(
         reverse("tables:detail", args=[table_at_round_3.pk]), headers=browser(language)
     ).content.decode()
-    assert f'<script src="/static/js/texts/table.{language}.js" defer></script>' in page
-    device = script_texts_file(language)
+    texts = re.search(r'id="device-texts"[^>]*>(.*?)</script>', page)
+    assert texts is not None
+    device = json.loads(texts.group(1))
     assert device["preview_line"] % {"player": "Ann", "points": 0, "total": 32} == line
     assert "%(player)s" in device["preview_line_reduced"]
 
@@ -804,6 +805,6 @@ def test_french_says_vous_everywhere_the_notifications_included():
 def test_the_scripts_engine_errors_speak_the_pages_language(language):
     # Issue 33.7: 13 of the phone engine's messages stayed English on a Dutch or French page.
     with translation.override(language):
-        errors = texts.script_texts()["errors"]
+        errors = texts.script_texts("belgian")["errors"]
     english = {code: errors[code] for code in ENGINE_CODES if errors[code] == GAME_MESSAGES[code]}
     assert english == {}

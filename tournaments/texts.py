@@ -9,11 +9,9 @@ refusals (`tournaments.errors.Refused`) are looked up the same way (`translated`
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext, pgettext_lazy
 
@@ -174,17 +172,14 @@ def tie_break_order(by: str = standings.BY_TOTAL) -> str:
 ENDING_MISSING = gettext_lazy("Choose who called Yaniv, or who emptied their hand.")
 
 
-def script_texts() -> dict[str, Any]:
-    """What the table page's script says, in the active language (placeholders %(name)s).
+def script_texts(ruleset: str) -> dict[str, Any]:
+    """What the table page's script says, in the page's language (placeholders %(name)s).
 
-    The one catalogue of the script's words. It is a static file per language
-    (static/js/texts/table.<language>.js, written from here by `manage.py script_texts`; a
-    test holds them equal), not in each page and not Django's `JavaScriptCatalog`: the same
-    for every table in a language, so a phone downloads it once (hashed, cached for a year)
-    and the service worker keeps it for the page reloaded offline, as it keeps the scripts.
-    The engine's error and warning messages come by their code (`scoring.errors`), in the
-    same catalogue the server's messages use; the script names the table's rule set in them
-    (`rulesets`)."""
+    The one catalogue of the script's words. It travels inside the page (`json_script`,
+    #device-texts), not through Django's `JavaScriptCatalog`: the page a phone keeps for the
+    table works offline with its words in its own language and no second request for the
+    service worker to keep per language; the engine's error and warning messages come by
+    their code (`scoring.errors`), in the same catalogue the server's messages use."""
 
     # Each plural as its one and its many form, written out in full for makemessages.
     return {
@@ -310,25 +305,7 @@ def script_texts() -> dict[str, Any]:
         "enter_hand": gettext("Enter %(player)s's hand total."),
         "hand_range": gettext("%(player)s's hand must be a whole number from 0 to %(max)s."),
         "ending_missing": str(ENDING_MISSING),
-        "errors": {code: gettext(message) for code, message in GAME_MESSAGES.items()},
-        "rulesets": {name: ruleset_name(name) for name in RULESET_NAMES},
+        "errors": error_templates(ruleset),
         "warnings": {code: gettext(message) for code, message in WARNING_MESSAGES.items()},
         "marks": {mark.value: mark_letter(mark) for mark in Mark},
     }
-
-
-def script_texts_path(language: str) -> str:
-    """The static file (under static/) of the table page's words in `language`."""
-    return f"js/texts/table.{language}.js"
-
-
-def script_texts_source(language: str) -> str:
-    """The static file of the table page's words in `language`, as `manage.py script_texts`
-    writes it: a script defining `window.yanivTexts` (table.js reads them there)."""
-    with translation.override(language):
-        words = script_texts()
-    return (
-        "// The table page's words (tournaments.texts.script_texts), written by\n"
-        "// `manage.py script_texts` after a catalogue changed: not edited by hand.\n"
-        f"window.yanivTexts = {json.dumps(words, ensure_ascii=False, indent=1)};\n"
-    )

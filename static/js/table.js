@@ -15,11 +15,10 @@
   "use strict";
 
   var live = document.getElementById("live");
-  // The page's words: a static file per language, loaded before this script.
-  var texts = window.yanivTexts;
+  var textsNode = document.getElementById("device-texts");
   // table-early.js holds a Record tap until this script holds the form (or never will).
   var handOver = window.yanivTableReady || function () {};
-  if (!live || !(live.dataset.sync || live.dataset.closed) || !texts || !window.YanivEngine ||
+  if (!live || !(live.dataset.sync || live.dataset.closed) || !textsNode || !window.YanivEngine ||
       !window.idbKeyval || !window.indexedDB) {
     handOver("none");
     return;
@@ -28,6 +27,7 @@
 
   var engine = window.YanivEngine;
   var idb = window.idbKeyval;
+  var texts = JSON.parse(textsNode.textContent);
   var tableId = live.dataset.table;
   var syncUrl = live.dataset.sync;
   var sheetUrl = live.dataset.sheet;
@@ -622,7 +622,7 @@
       var result = score(rounds.concat([entriesOf(fields)]));
       return { list: [], result: result };
     } catch (error) {
-      var message = texts.errors[error.code] ? t(texts.errors[error.code], errorParams(error)) : error.text;
+      var message = texts.errors[error.code] ? t(texts.errors[error.code], error.params || {}) : error.text;
       message = message.charAt(0).toUpperCase() + message.slice(1) + ".";
       var field = error.field === "hands" && error.player ? handField(error.player)
         : error.field === "joins" ? "join_start"
@@ -633,14 +633,6 @@
 
   function positionOf(player) {
     return server.positions[server.players.indexOf(player)];
-  }
-
-  // An engine error's values, the table's rule set by its name in the page's language.
-  function errorParams(error) {
-    var params = {};
-    Object.keys(error.params || {}).forEach(function (name) { params[name] = error.params[name]; });
-    params.ruleset = texts.rulesets[server.ruleset] || server.ruleset;
-    return params;
   }
 
   // The input of a player's hand: a seat's, or the joining player's.

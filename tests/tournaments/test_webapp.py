@@ -8,9 +8,6 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
-
-from tournaments import texts
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -53,9 +50,6 @@ def test_the_service_worker_is_served_from_the_root_fresh_each_time(client):
     precached = json.loads(found(r"const PRECACHE = (\[.*?\]);", script))
     for path in ("/static/js/table.js", "/static/js/yaniv-engine.js", "/static/css/site.css"):
         assert path in precached
-    # The table page's words in every language: a page reloaded offline has its own.
-    for language in ("en", "nl", "fr"):
-        assert f"/static/js/texts/table.{language}.js" in precached
     # It never answers a write, and keeps no admin or login page.
     assert 'if (request.method !== "GET") return;' in script
     assert '"/admin/"' in script and '"/accounts/"' in script
@@ -82,38 +76,6 @@ def test_each_vendored_script_records_its_version_and_licence():
     assert (ROOT / "scripts" / "vendor-js.sh").is_file()
 
 
-def script_texts_file(language: str) -> dict:
-    """The table page's words in `language`, as the static file gives them to the phone."""
-    source = (STATIC / "js" / "texts" / f"table.{language}.js").read_text(encoding="utf-8")
-    return json.loads(found(r"window\.yanivTexts = (\{.*\});\n$", source))
-
-
-@pytest.mark.parametrize("language", ["en", "nl", "fr"])
-def test_the_table_pages_words_are_the_catalogues_own(language):
-    """The committed files are what the catalogues give: after a catalogue changed,
-    `manage.py script_texts` writes them again."""
-    path = STATIC / texts.script_texts_path(language)
-    assert path.read_text(encoding="utf-8") == texts.script_texts_source(language), (
-        f"{path.name} is stale: run manage.py script_texts"
-    )
-    with translation.override(language):
-        assert script_texts_file(language) == json.loads(json.dumps(texts.script_texts()))
-    assert script_texts_file(language)["language"] == language
-
-
-def test_a_dutch_page_loads_the_dutch_words(client):
-    from tests.factories import make_table, make_user
-
-    referee = make_user("ref")
-    table = make_table(referee=referee)
-    client.force_login(referee)
-    html = client.get(
-        reverse("tables:detail", args=[table.pk]), headers={"Accept-Language": "nl"}
-    ).content.decode()
-    assert '<script src="/static/js/texts/table.nl.js" defer></script>' in html
-    assert script_texts_file("nl")["round"] == "Ronde %(number)s"
-
-
 def test_the_referees_page_loads_the_offline_scripts_and_the_device_state(client):
     from tests.factories import make_table, make_user
 
@@ -121,20 +83,12 @@ def test_the_referees_page_loads_the_offline_scripts_and_the_device_state(client
     table = make_table(referee=referee)
     client.force_login(referee)
     html = client.get(reverse("tables:detail", args=[table.pk])).content.decode()
-    scripts = re.findall(r'<script src="/static/([^"]+)" defer>', html)
-    # The words before the script that reads them.
-    assert scripts[-4:] == [
-        "vendor/idb-keyval/umd.js",
-        "js/yaniv-engine.js",
-        "js/texts/table.en.js",
-        "js/table.js",
-    ]
+    for script in ("vendor/idb-keyval/umd.js", "js/yaniv-engine.js", "js/table.js"):
+        assert f'src="/static/{script}"' in html
     state = json.loads(found(r'id="game-state"[^>]*>(.*?)</script>', html))
     assert state["players"] == ["Ann", "Bart", "Chris", "Dirk"]
     assert state["ruleset"] == "belgian" and state["rounds"] == [] and state["version"] == 0
-    # Not in the page: the same words for every table, a static file (below).
-    assert "device-texts" not in html
-    texts = script_texts_file("en")
+    texts = json.loads(found(r'id="device-texts"[^>]*>(.*?)</script>', html))
     assert texts["errors"]["hand_range"] == "hand of %(player)s must be an integer 0-%(max)s"
     # Followers get the sheet, not the scripts of the people running the table.
     client.logout()

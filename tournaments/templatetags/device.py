@@ -1,22 +1,18 @@
-"""The table page's script's words (static/js/table.js), in the page's language:
-`<script src="{% script_texts_url %}" defer></script>` before table.js (a static file per
-language, `tournaments.texts.script_texts`, their one copy)."""
+"""The words the table page's script says (static/js/table.js), in the page's language:
+`{% device_texts ruleset_name as texts %}{{ texts|json_script:"device-texts" }}`
+(`texts.script_texts`, their one copy)."""
 
 from __future__ import annotations
 
-from django import template
-from django.conf import settings
-from django.templatetags.static import static
-from django.utils.translation import get_language
+from typing import Any
 
-from tournaments.texts import script_texts_path
+from django import template
+
+from tournaments import texts
 
 register = template.Library()
 
 
 @register.simple_tag
-def script_texts_url() -> str:
-    language = get_language()
-    if language not in dict(settings.LANGUAGES):
-        language = settings.LANGUAGE_CODE
-    return static(script_texts_path(language))
+def device_texts(ruleset: str) -> dict[str, Any]:
+    return texts.script_texts(ruleset)

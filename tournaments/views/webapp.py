@@ -5,15 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
-
-from tournaments.texts import script_texts_path
 
 # What a phone keeps from its first visit, so that a page opened once opens offline.
 PRECACHE = (
@@ -31,8 +28,6 @@ PRECACHE = (
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/favicon-32.png",
-    # The table page's words, in each language (tournaments.texts.script_texts).
-    *(script_texts_path(language) for language, _ in settings.LANGUAGES),
 )
 
 
