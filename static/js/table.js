@@ -196,8 +196,14 @@
     });
   }
 
+  // The table's rule set as the engine takes it, made once per copy of the stored game (a
+  // sheet row's cells ask it per player).
+  var rulesetMade = { of: null, ruleset: null };
   function rulesetOf() {
-    return engine.ruleset(server.ruleset, server.options);
+    if (rulesetMade.of !== server) {
+      rulesetMade = { of: server, ruleset: engine.ruleset(server.ruleset, server.options) };
+    }
+    return rulesetMade.ruleset;
   }
 
   // A game record's round as the engine's own functions take it.
@@ -578,8 +584,9 @@
 
   // --- the form's entries ----------------------------------------------------------------
 
-  // A player joining before the round: their name, start, hand and jokers (house rules).
-  var JOIN_FIELD = /^join_(name|start|total|hand|jokers)$/;
+  // The fields a referee types: a seat's hand and jokers, and a player joining before the
+  // round (their name, start, hand and jokers: house rules).
+  var TYPED_FIELD = /^(?:(?:hand|jokers)_\d+|join_(?:name|start|total|hand|jokers))$/;
 
   function fieldsOf(form) {
     var fields = { along: [] };
@@ -587,7 +594,7 @@
     if (joining) fields.joinPosition = joining.dataset.position;
     Array.prototype.forEach.call(form.elements, function (element) {
       if (!element.name || element.disabled) return;
-      if (/^(hand|jokers)_\d+$/.test(element.name) || JOIN_FIELD.test(element.name)) {
+      if (TYPED_FIELD.test(element.name)) {
         fields[element.name] = element.value.trim();
       } else if (element.name === "ending" && element.checked) fields.ending = element.value;
       else if (element.name === "along" && element.checked) fields.along.push(element.value);
@@ -651,7 +658,7 @@
       note.dataset.field = problem.field;
       note.setAttribute("role", "alert");
       note.textContent = problem.message;
-      if (input && (/^(hand|jokers)_/.test(problem.field) || JOIN_FIELD.test(problem.field))) {
+      if (input && TYPED_FIELD.test(problem.field)) {
         input.setAttribute("aria-invalid", "true");
         input.closest(".seat-entry").appendChild(note);
         first = first || input;
@@ -804,7 +811,7 @@
       body.set("number", op.number);
       Object.keys(op.fields).forEach(function (name) {
         if (name === "along") op.fields.along.forEach(function (p) { body.append("along", p); });
-        else if (/^(hand|jokers)_\d+$|^ending$/.test(name) || JOIN_FIELD.test(name)) {
+        else if (name === "ending" || TYPED_FIELD.test(name)) {
           body.set(name, op.fields[name]);
         }
       });
@@ -1566,8 +1573,7 @@
   function stripFields(fields) {
     var kept = { along: fields.along || [] };
     Object.keys(fields).forEach(function (name) {
-      if (/^(hand|jokers)_\d+$/.test(name) || name === "ending" || name === "joinPosition" ||
-          JOIN_FIELD.test(name)) {
+      if (name === "ending" || name === "joinPosition" || TYPED_FIELD.test(name)) {
         kept[name] = fields[name];
       }
     });
