@@ -16,10 +16,12 @@ from tournaments.models.adjustments import Adjustment, AdjustmentChange
 from tournaments.models.agreement import TooManyDisputes
 from tournaments.models.checkin import Door, EntryRequest
 from tournaments.models.confirmations import Confirmation, Dispute
-from tournaments.models.games import (
+from tournaments.models.games import Game
+from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
+from tournaments.models.registrations import Registration
+from tournaments.models.round_changes import (
     AlreadyApplied,
     AlreadyStored,
-    Game,
     Recorded,
     RoundChange,
     RoundConflict,
@@ -27,8 +29,6 @@ from tournaments.models.games import (
     TypedOn,
     same_entries,
 )
-from tournaments.models.people import Club, MergeRefused, Player, PlayerMerge
-from tournaments.models.registrations import Registration
 from tournaments.models.rounds import GameChange, Hand, Round
 from tournaments.models.seats import GameRows
 from tournaments.models.sessions import Session
