@@ -14,11 +14,13 @@ from scoring import rules
 from scoring.records import (
     game_from_record,
     game_to_record,
+    join_start_from_text,
+    join_start_text,
     read_json,
     round_result_to_record,
     round_to_record,
 )
-from scoring.rules import GameError
+from scoring.rules import GameError, JoinStart
 
 
 def refusal(text: str | bytes, **limits: int) -> GameError:
@@ -119,3 +121,18 @@ def test_a_record_that_is_no_object_is_refused_as_the_record():
     with pytest.raises(GameError) as error:
         game_from_record(cast(Any, ["belgian"]))
     assert (error.value.code, error.value.field) == ("record_object", "record")
+
+
+@pytest.mark.parametrize(
+    ("start", "text"),
+    [
+        (JoinStart.HIGHEST, "highest"),
+        (JoinStart.AVERAGE, "average"),
+        (JoinStart.ZERO, "zero"),
+        (87, "87"),
+    ],
+)
+def test_a_join_s_start_is_stored_as_its_word_or_its_number_and_read_back(start, text):
+    assert join_start_text(start) == text
+    read = join_start_from_text(text)
+    assert (read, type(read)) == (start, type(start))
