@@ -68,7 +68,10 @@ def read_json(
         if len(text) > 4 * max_chars:
             raise _json_error("json_too_large", most=max_chars)
         try:
-            text = text.decode("utf-8-sig")
+            text = text.decode(
+                # Python reads the codec's name in any case: "UTF-8-SIG" is the same codec.
+                "utf-8-sig"  # pragma: no mutate
+            )
         except UnicodeDecodeError:
             raise _json_error("json_not_utf8") from None
     if len(text) > max_chars:

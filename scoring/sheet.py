@@ -323,17 +323,13 @@ def sheet_from_scores(
 
 def score_sheet(game: Game, result: GameResult) -> ScoreSheet:
     """The sheet of a game the engine has just scored."""
+    # A scored game has a result a round: strict or not, the same pairs.
+    rounds = zip(game.rounds, result.rounds, strict=True)  # pragma: no mutate
     return sheet_from_scores(
         # With the players who joined, seated at the end.
         result.players,
         game.ruleset,
-        [
-            (
-                entries,
-                Scores.of(scored),
-            )
-            for entries, scored in zip(game.rounds, result.rounds, strict=True)
-        ],
+        [(entries, Scores.of(scored)) for entries, scored in rounds],
         finished=result.finished,
     )
 

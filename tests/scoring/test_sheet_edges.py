@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from scoring import rules
 from scoring.records import game_from_record
-from scoring.sheet import Cell, Mark, RoundNote, render_sheet, round_preview, score_sheet
+from scoring.sheet import (
+    Cell,
+    Mark,
+    RoundNote,
+    Scores,
+    render_sheet,
+    round_notes,
+    round_preview,
+    score_sheet,
+)
 from tests.scoring.vectors import OPTION_VECTORS_DIR, load
 
 PLAYERS = ("Ann", "Bart", "Chris")
@@ -164,3 +173,35 @@ def test_a_player_s_column_pairs_each_row_with_their_own_cell():
     sheet = eliminated()
     assert sheet.column("Bart") == [(row, row.cells[1]) for row in sheet.rows]
     assert [cell.total for _, cell in sheet.column("Chris")] == [20, 29]
+
+
+def joined_with_a_joker():
+    """Dirk joins at 0 in the second round, in which Bart holds a joker."""
+    game, _ = jokers_round()
+    first = rules.Round({"Ann": 3, "Bart": 10, "Chris": 8}, yaniv="Ann")
+    second = rules.Round(
+        {"Ann": 3, "Bart": 10, "Chris": 8, "Dirk": 9},
+        yaniv="Ann",
+        jokers={"Bart": 1},
+        joins=rules.Join("Dirk", rules.JoinStart.ZERO),
+    )
+    return rules.Game(PLAYERS, (first,), game.ruleset), second
+
+
+def test_a_round_notes_who_joined_before_what_the_jokers_counted():
+    game, entries = joined_with_a_joker()
+    assert round_preview(game, entries).notes == (
+        RoundNote("joined", "Dirk", 0),
+        RoundNote("jokers", "Bart", 20),
+    )
+
+
+def test_without_the_round_s_entries_and_rules_the_notes_leave_the_jokers_out():
+    game, entries = joined_with_a_joker()
+    played = rules.Game(game.players, (*game.rounds, entries), game.ruleset)
+    scores = Scores.of(rules.score_game(played).rounds[1])
+    joined = (RoundNote("joined", "Dirk", 0),)
+    assert round_notes(scores) == joined
+    assert round_notes(scores, None, game.ruleset) == joined
+    assert round_notes(scores, entries) == joined
+    assert round_notes(scores, entries, game.ruleset) == (*joined, RoundNote("jokers", "Bart", 20))
