@@ -136,3 +136,33 @@ def test_a_join_s_start_is_stored_as_its_word_or_its_number_and_read_back(start,
     assert join_start_text(start) == text
     read = join_start_from_text(text)
     assert (read, type(read)) == (start, type(start))
+
+
+def test_a_join_s_start_that_is_no_known_word_is_read_and_refused_by_the_engine():
+    record = {
+        "players": ["Ann", "Bart"],
+        "rounds": [
+            {"hands": {"Ann": 1, "Bart": 9}, "yaniv": "Ann"},
+            {
+                "hands": {"Ann": 1, "Bart": 9, "Eve": 4},
+                "yaniv": "Ann",
+                "joins": {"name": "Eve", "start": "tallest"},
+            },
+        ],
+    }
+    game = game_from_record(record)
+    joins = game.rounds[1].joins
+    assert joins is not None and joins.start == "tallest"
+    with pytest.raises(GameError) as error:
+        rules.score_game(game)
+    assert (error.value.code, error.value.field) == ("join_start", "joins")
+
+
+def test_a_join_s_start_word_is_recorded_as_plain_text_like_json_gives_back():
+    entries = rules.Round(
+        {"Ann": 1, "Bart": 9, "Eve": 4},
+        yaniv="Ann",
+        joins=rules.Join("Eve", JoinStart.AVERAGE),
+    )
+    start = round_to_record(entries)["joins"]["start"]
+    assert (start, type(start)) == ("average", str)
