@@ -156,7 +156,9 @@ def game_from_record(record: object) -> Game:
     players = record.get("players")
     if not isinstance(players, list):
         raise GameError("players_list", "players")
-    check_players(players, ruleset)
+    # Every ruleset a record can name seats 2 to 8, the default's bounds: a check without the
+    # ruleset is the same check.
+    check_players(players, ruleset)  # pragma: no mutate
     rounds = record.get("rounds", [])
     if not isinstance(rounds, list):
         raise GameError("rounds_list", "rounds")

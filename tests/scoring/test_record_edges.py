@@ -124,6 +124,24 @@ def test_a_record_that_is_no_object_is_refused_as_the_record():
 
 
 @pytest.mark.parametrize(
+    ("record", "code", "field"),
+    [
+        ({"players": "Ann, Bart"}, "players_list", "players"),
+        ({"players": ["Ann", "Bart"], "rounds": {"1": {"hands": HANDS}}}, "rounds_list", "rounds"),
+    ],
+)
+def test_players_or_rounds_that_are_no_list_are_refused_by_their_entry(record, code, field):
+    with pytest.raises(GameError) as error:
+        game_from_record(record)
+    assert (error.value.code, error.value.field, dict(error.value.params)) == (code, field, {})
+
+
+def test_a_record_without_rounds_is_a_game_not_started():
+    game = game_from_record({"players": ["Ann", "Bart"]})
+    assert (game.players, game.rounds, game.ruleset) == (("Ann", "Bart"), (), rules.BELGIAN)
+
+
+@pytest.mark.parametrize(
     ("start", "text"),
     [
         (JoinStart.HIGHEST, "highest"),
