@@ -207,7 +207,10 @@ def check_coefficient(value: object) -> Decimal:
     try:
         coefficient = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        coefficient = Decimal("NaN")
+        coefficient = Decimal(
+            # Decimal reads "NaN" in any case: "nan" and "NAN" are the same value.
+            "NaN"  # pragma: no mutate
+        )
     if (
         not coefficient.is_finite()
         or not COEFFICIENT_LOW <= coefficient <= COEFFICIENT_HIGH

@@ -287,12 +287,15 @@ def best_comeback(lines: Sequence[Sequence]) -> Fact | None:
             totals.update((line[PLAYER], line[-1]) for line in round_lines)
             low = min(totals.values())
             for player, score in totals.items():
-                if score - low > deepest.get(player, (0, 0))[0]:
+                # Not behind before: a deficit of 0, after this round.
+                if score - low > deepest.get(player, (0, number))[0]:
                     deepest[player] = (score - low, number)
-        final = min(totals.values(), default=0)
-        for player in (p for p, score in totals.items() if score == final):
-            deficit, number = deepest.get(player, (0, 0))
-            if deficit > 0 and (best is None or deficit > best.value):
+        # A game has lines: totals is never empty.
+        final = min(totals.values())
+        # Only a player once behind has a deepest deficit (above 0).
+        for player in (p for p, score in totals.items() if score == final and p in deepest):
+            deficit, number = deepest[player]
+            if best is None or deficit > best.value:
                 best = Fact("best_comeback", deficit, (player,), game, number)
     return best
 
