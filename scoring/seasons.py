@@ -253,7 +253,8 @@ def counted(points: Sequence[Decimal], best_of: int | None) -> list[bool]:
     result never moves from counted to struck through as later tournaments are added with
     fewer points.
     """
-    if best_of is None or len(points) <= best_of:
+    # No more results than `best_of`: the best `best_of` below are every one of them.
+    if best_of is None:
         return [True] * len(points)
     order = sorted(range(len(points)), key=lambda index: (-points[index], index))
     kept = set(order[:best_of])
