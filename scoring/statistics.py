@@ -97,9 +97,11 @@ class YanivStats:
             for each in fields(self)
             if each.name not in ("hand_bins", "longest_run")
         }
+        # Every YanivStats has HAND_BINS bins: strict or not, the same pairs.
+        bins = zip(self.hand_bins, other.hand_bins, strict=True)  # pragma: no mutate
         return YanivStats(
             **added,
-            hand_bins=tuple(a + b for a, b in zip(self.hand_bins, other.hand_bins, strict=True)),
+            hand_bins=tuple(a + b for a, b in bins),
             longest_run=max(self.longest_run, other.longest_run),
         )
 
@@ -151,8 +153,10 @@ class _Tally:
         self.counts = dict.fromkeys(COUNTED, 0)
         self.bins = [0] * HAND_BINS
         self.longest_run = 0
-        self.game: Hashable = None
-        self.run = 0
+        # The first line's game always differs from `game` and sets both: their starting
+        # values are never read.
+        self.game: Hashable = None  # pragma: no mutate
+        self.run = 0  # pragma: no mutate
 
     def frozen(self) -> YanivStats:
         return YanivStats(**self.counts, hand_bins=tuple(self.bins), longest_run=self.longest_run)
@@ -186,8 +190,7 @@ def _count(tally: _Tally, line: Sequence) -> None:
     counts["rounds"] += 1
     if points <= 0:
         tally.run += 1
-        if tally.run > tally.longest_run:
-            tally.longest_run = tally.run
+        tally.longest_run = max(tally.longest_run, tally.run)
     else:
         tally.run = 0
     if reduction:
