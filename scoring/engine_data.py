@@ -109,7 +109,10 @@ def with_block(script: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    script = ENGINE.read_text("utf-8")
+    script = ENGINE.read_text(
+        # Python reads a codec's name in any case: "UTF-8" is the same codec.
+        "utf-8"  # pragma: no mutate
+    )
     current = with_block(script)
     if "--check" in argv:
         if current != script:

@@ -18,6 +18,7 @@ Pure Python: frozen values in and out, the rules in small functions named after 
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -169,7 +170,7 @@ def final_standings(
         ahead = score if carry is CarryOver.TOTALS else -score
         # Still equal: the better qualifying place first, else shared.
         standing = by_player.get(result.player)
-        return (result.table, ahead, standing.place if standing else 10**9)
+        return (result.table, ahead, standing.place if standing else math.inf)
 
     placed: list[FinalStanding] = []
     # The first finalist always differs from `previous` and sets `place`: their starting

@@ -99,7 +99,7 @@ class Skill:
 
 def new_skill(model: RatingModel = DEFAULT_MODEL) -> Skill:
     """A player who has not played a rated game yet."""
-    return Skill(model.mu, model.sigma, 0)
+    return Skill(model.mu, model.sigma)
 
 
 @dataclass(frozen=True)

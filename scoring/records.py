@@ -68,7 +68,10 @@ def read_json(
         if len(text) > 4 * max_chars:
             raise _json_error("json_too_large", most=max_chars)
         try:
-            text = text.decode("utf-8-sig")
+            text = text.decode(
+                # Python reads the codec's name in any case: "UTF-8-SIG" is the same codec.
+                "utf-8-sig"  # pragma: no mutate
+            )
         except UnicodeDecodeError:
             raise _json_error("json_not_utf8") from None
     if len(text) > max_chars:
@@ -153,7 +156,9 @@ def game_from_record(record: object) -> Game:
     players = record.get("players")
     if not isinstance(players, list):
         raise GameError("players_list", "players")
-    check_players(players, ruleset)
+    # Every ruleset a record can name seats 2 to 8, the default's bounds: a check without the
+    # ruleset is the same check.
+    check_players(players, ruleset)  # pragma: no mutate
     rounds = record.get("rounds", [])
     if not isinstance(rounds, list):
         raise GameError("rounds_list", "rounds")

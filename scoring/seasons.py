@@ -207,7 +207,10 @@ def check_coefficient(value: object) -> Decimal:
     try:
         coefficient = Decimal(str(value))
     except (InvalidOperation, ValueError):
-        coefficient = Decimal("NaN")
+        coefficient = Decimal(
+            # Decimal reads "NaN" in any case: "nan" and "NAN" are the same value.
+            "NaN"  # pragma: no mutate
+        )
     if (
         not coefficient.is_finite()
         or not COEFFICIENT_LOW <= coefficient <= COEFFICIENT_HIGH
@@ -250,7 +253,8 @@ def counted(points: Sequence[Decimal], best_of: int | None) -> list[bool]:
     result never moves from counted to struck through as later tournaments are added with
     fewer points.
     """
-    if best_of is None or len(points) <= best_of:
+    # No more results than `best_of`: the best `best_of` below are every one of them.
+    if best_of is None:
         return [True] * len(points)
     order = sorted(range(len(points)), key=lambda index: (-points[index], index))
     kept = set(order[:best_of])
@@ -278,6 +282,8 @@ def results_by_player(rules: Rules, events: Iterable[Event]) -> dict[Hashable, l
             for event, placing, field in entries
         ]
         kept = counted(points, rules.best_of)
+        # A value and a verdict an entry, by construction: strict or not, the same triples.
+        scored = zip(entries, points, kept, strict=True)  # pragma: no mutate
         by_player[player] = [
             Result(
                 event=event.key,
@@ -287,7 +293,7 @@ def results_by_player(rules: Rules, events: Iterable[Event]) -> dict[Hashable, l
                 counted=keep,
                 provisional=event.provisional or placing.provisional,
             )
-            for (event, placing, field), value, keep in zip(entries, points, kept, strict=True)
+            for (event, placing, field), value, keep in scored
         ]
     return by_player
 

@@ -300,11 +300,13 @@ def sheet_from_scores(
     totals: dict[str, int] = dict.fromkeys(players, 0)
     out_in_round: dict[str, int] = {}
     for row in rows:
-        for player, cell in zip(players, row.cells, strict=True):
+        # A row has a cell a player by construction (`_row`): strict or not, the same pairs.
+        for player, cell in zip(players, row.cells, strict=True):  # pragma: no mutate
             totals[player] = cell.total
             if cell.went_out:
                 out_in_round[player] = row.number
-    ranking = rules.rank(players, totals, out_in_round if ruleset.eliminates else None)
+    # Empty unless the ruleset eliminates: only then does a cell go out.
+    ranking = rules.rank(players, totals, out_in_round)
     ranks = {placing.player: placing.rank for placing in ranking}
     winners = tuple(placing.player for placing in ranking if placing.rank == 1)
     return ScoreSheet(
@@ -321,17 +323,13 @@ def sheet_from_scores(
 
 def score_sheet(game: Game, result: GameResult) -> ScoreSheet:
     """The sheet of a game the engine has just scored."""
+    # A scored game has a result a round: strict or not, the same pairs.
+    rounds = zip(game.rounds, result.rounds, strict=True)  # pragma: no mutate
     return sheet_from_scores(
         # With the players who joined, seated at the end.
         result.players,
         game.ruleset,
-        [
-            (
-                entries,
-                Scores.of(scored),
-            )
-            for entries, scored in zip(game.rounds, result.rounds, strict=True)
-        ],
+        [(entries, Scores.of(scored)) for entries, scored in rounds],
         finished=result.finished,
     )
 
@@ -398,7 +396,8 @@ def round_preview(game: Game, entries: Round) -> RoundPreview:
     result = rules.score_game(played)
     scored = result.rounds[-1]
     false_yaniv = None
-    if scored.kind is RoundKind.FALSE_YANIV and entries.yaniv and scored.neighbour:
+    # The engine names a neighbour only for a false Yaniv (which has a caller).
+    if entries.yaniv and scored.neighbour:
         false_yaniv = FalseYanivNote(
             caller=entries.yaniv,
             neighbour=scored.neighbour,
@@ -513,8 +512,12 @@ def render_sheet(sheet: ScoreSheet) -> str:
         ]
     )
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    # Every row has a cell a column (`widths` is measured on them): strict or not, the same.
     lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        "  ".join(
+            cell.ljust(width)
+            for cell, width in zip(row, widths, strict=True)  # pragma: no mutate
+        ).rstrip()
         for row in rows
     ]
     lines.insert(1, "  ".join("-" * width for width in widths))

@@ -143,7 +143,10 @@ def _placed(ranking: Iterable[Standing], order: Callable[[Standing], tuple]) -> 
     sharing the place (1, 1, 3)."""
     ordered = sorted(ranking, key=lambda standing: (order(standing), str(standing.player)))
     placed: list[Standing] = []
-    place, previous = 0, None
+    # The first standing always differs from `previous` and sets `place`: their starting
+    # values are never read.
+    previous: tuple | None = None  # pragma: no mutate
+    place = 0  # pragma: no mutate
     for index, standing in enumerate(ordered, start=1):
         key = order(standing)
         if key != previous:
@@ -495,7 +498,7 @@ def credited_standings(
         credited = []
         for player, _, total, rank, provisional in seats:
             points = placement_points(rank, ranks.count(rank), len(seats))
-            credits = seat_credits(player, total, stints.get((table, player), ()), credit)
+            credits = seat_credits(player, total, stints.get((table, player)) or (), credit)
             # Only the credits are read again (`_add_mates`): the other entries' mutants
             # cannot be seen.
             credited.append((credits, points, rank == 1, bool(provisional)))  # pragma: no mutate

@@ -97,9 +97,11 @@ class YanivStats:
             for each in fields(self)
             if each.name not in ("hand_bins", "longest_run")
         }
+        # Every YanivStats has HAND_BINS bins: strict or not, the same pairs.
+        bins = zip(self.hand_bins, other.hand_bins, strict=True)  # pragma: no mutate
         return YanivStats(
             **added,
-            hand_bins=tuple(a + b for a, b in zip(self.hand_bins, other.hand_bins, strict=True)),
+            hand_bins=tuple(a + b for a, b in bins),
             longest_run=max(self.longest_run, other.longest_run),
         )
 
@@ -151,8 +153,10 @@ class _Tally:
         self.counts = dict.fromkeys(COUNTED, 0)
         self.bins = [0] * HAND_BINS
         self.longest_run = 0
-        self.game: Hashable = None
-        self.run = 0
+        # The first line's game always differs from `game` and sets both: their starting
+        # values are never read.
+        self.game: Hashable = None  # pragma: no mutate
+        self.run = 0  # pragma: no mutate
 
     def frozen(self) -> YanivStats:
         return YanivStats(**self.counts, hand_bins=tuple(self.bins), longest_run=self.longest_run)
@@ -186,8 +190,7 @@ def _count(tally: _Tally, line: Sequence) -> None:
     counts["rounds"] += 1
     if points <= 0:
         tally.run += 1
-        if tally.run > tally.longest_run:
-            tally.longest_run = tally.run
+        tally.longest_run = max(tally.longest_run, tally.run)
     else:
         tally.run = 0
     if reduction:
@@ -287,12 +290,15 @@ def best_comeback(lines: Sequence[Sequence]) -> Fact | None:
             totals.update((line[PLAYER], line[-1]) for line in round_lines)
             low = min(totals.values())
             for player, score in totals.items():
-                if score - low > deepest.get(player, (0, 0))[0]:
+                # Not behind before: a deficit of 0, after this round.
+                if score - low > deepest.get(player, (0, number))[0]:
                     deepest[player] = (score - low, number)
-        final = min(totals.values(), default=0)
-        for player in (p for p, score in totals.items() if score == final):
-            deficit, number = deepest.get(player, (0, 0))
-            if deficit > 0 and (best is None or deficit > best.value):
+        # A game has lines: totals is never empty.
+        final = min(totals.values())
+        # Only a player once behind has a deepest deficit (above 0).
+        for player in (p for p, score in totals.items() if score == final and p in deepest):
+            deficit, number = deepest[player]
+            if best is None or deficit > best.value:
                 best = Fact("best_comeback", deficit, (player,), game, number)
     return best
 

@@ -14,11 +14,13 @@ from scoring import rules
 from scoring.records import (
     game_from_record,
     game_to_record,
+    join_start_from_text,
+    join_start_text,
     read_json,
     round_result_to_record,
     round_to_record,
 )
-from scoring.rules import GameError
+from scoring.rules import GameError, JoinStart
 
 
 def refusal(text: str | bytes, **limits: int) -> GameError:
@@ -119,3 +121,66 @@ def test_a_record_that_is_no_object_is_refused_as_the_record():
     with pytest.raises(GameError) as error:
         game_from_record(cast(Any, ["belgian"]))
     assert (error.value.code, error.value.field) == ("record_object", "record")
+
+
+@pytest.mark.parametrize(
+    ("record", "code", "field"),
+    [
+        ({"players": "Ann, Bart"}, "players_list", "players"),
+        ({"players": ["Ann", "Bart"], "rounds": {"1": {"hands": HANDS}}}, "rounds_list", "rounds"),
+    ],
+)
+def test_players_or_rounds_that_are_no_list_are_refused_by_their_entry(record, code, field):
+    with pytest.raises(GameError) as error:
+        game_from_record(record)
+    assert (error.value.code, error.value.field, dict(error.value.params)) == (code, field, {})
+
+
+def test_a_record_without_rounds_is_a_game_not_started():
+    game = game_from_record({"players": ["Ann", "Bart"]})
+    assert (game.players, game.rounds, game.ruleset) == (("Ann", "Bart"), (), rules.BELGIAN)
+
+
+@pytest.mark.parametrize(
+    ("start", "text"),
+    [
+        (JoinStart.HIGHEST, "highest"),
+        (JoinStart.AVERAGE, "average"),
+        (JoinStart.ZERO, "zero"),
+        (87, "87"),
+    ],
+)
+def test_a_join_s_start_is_stored_as_its_word_or_its_number_and_read_back(start, text):
+    assert join_start_text(start) == text
+    read = join_start_from_text(text)
+    assert (read, type(read)) == (start, type(start))
+
+
+def test_a_join_s_start_that_is_no_known_word_is_read_and_refused_by_the_engine():
+    record = {
+        "players": ["Ann", "Bart"],
+        "rounds": [
+            {"hands": {"Ann": 1, "Bart": 9}, "yaniv": "Ann"},
+            {
+                "hands": {"Ann": 1, "Bart": 9, "Eve": 4},
+                "yaniv": "Ann",
+                "joins": {"name": "Eve", "start": "tallest"},
+            },
+        ],
+    }
+    game = game_from_record(record)
+    joins = game.rounds[1].joins
+    assert joins is not None and joins.start == "tallest"
+    with pytest.raises(GameError) as error:
+        rules.score_game(game)
+    assert (error.value.code, error.value.field) == ("join_start", "joins")
+
+
+def test_a_join_s_start_word_is_recorded_as_plain_text_like_json_gives_back():
+    entries = rules.Round(
+        {"Ann": 1, "Bart": 9, "Eve": 4},
+        yaniv="Ann",
+        joins=rules.Join("Eve", JoinStart.AVERAGE),
+    )
+    start = round_to_record(entries)["joins"]["start"]
+    assert (start, type(start)) == ("average", str)

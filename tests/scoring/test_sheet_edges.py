@@ -1,11 +1,24 @@
 """A game's sheet at its edges (issue 36, mutation testing): the terminal sheet as
 `manage.py score_game` prints it, word for word (an elimination with a reduction and a player
-out, a shared win, a game not started), and the cells of a player with no hand."""
+out, a shared win, a game not started), the cells of a player with no hand, and the house
+rules in the cells and notes of the sheet and the preview (jokers, streak bonuses and resets, a
+player not seated yet), and who ranks where under elimination."""
 
 from __future__ import annotations
 
 from scoring import rules
-from scoring.sheet import Cell, Mark, render_sheet, score_sheet
+from scoring.records import game_from_record
+from scoring.sheet import (
+    Cell,
+    Mark,
+    RoundNote,
+    Scores,
+    render_sheet,
+    round_notes,
+    round_preview,
+    score_sheet,
+)
+from tests.scoring.vectors import OPTION_VECTORS_DIR, load
 
 PLAYERS = ("Ann", "Bart", "Chris")
 TO_30 = rules.BELGIAN.with_options({"end_above": 30})
@@ -93,3 +106,102 @@ def test_a_row_keeps_its_entries_and_names_a_neighbour_only_for_a_false_yaniv():
 def test_the_terminal_sheet_of_a_single_winner_names_them_alone():
     won = sheet_of(TO_30, rules.Round({"Ann": 0, "Bart": 3, "Chris": 31}, yaniv="Ann"))
     assert render_sheet(won).splitlines()[-2] == "Game over. Winner: Ann"
+
+
+def vector_sheet(name: str):
+    game = game_from_record(load(OPTION_VECTORS_DIR / f"{name}.json")["game"])
+    return score_sheet(game, rules.score_game(game))
+
+
+def jokers_round():
+    """Ann calls holding a joker worth -5; Bart holds one at 25 held and -5 in the hand."""
+    ruleset = rules.ISRAELI.with_options({"joker_held": 25, "joker_value": -5})
+    entries = rules.Round(
+        {"Ann": 3, "Bart": 10, "Chris": 8}, yaniv="Ann", jokers={"Ann": 1, "Bart": 1}
+    )
+    return rules.Game(PLAYERS, (), ruleset), entries
+
+
+def test_the_sheet_notes_what_each_player_s_jokers_counted_in_their_own_cell():
+    empty, entries = jokers_round()
+    game = rules.Game(PLAYERS, (entries,), empty.ruleset)
+    (row,) = score_sheet(game, rules.score_game(game)).rows
+    # The caller's joker only counts in the hand (-5); Bart's is held (+25) and in the hand (-5).
+    ann, bart = RoundNote("jokers", "Ann", -5), RoundNote("jokers", "Bart", 20)
+    assert row.notes == (ann, bart)
+    assert [cell.notes for cell in row.cells] == [(ann,), (bart,), ()]
+
+
+def test_the_preview_notes_what_the_jokers_of_the_round_being_typed_count():
+    game, entries = jokers_round()
+    assert round_preview(game, entries).notes == (
+        RoundNote("jokers", "Ann", -5),
+        RoundNote("jokers", "Bart", 20),
+    )
+
+
+def test_a_streak_bonus_is_in_its_player_s_cell_and_nobody_else_s():
+    sixth = vector_sheet("streak_wins").rows[5]
+    bonus = RoundNote("streak_bonus", "Ann", 25)
+    assert [(cell.bonus, cell.notes) for cell in sixth.cells] == [(25, (bonus,)), (0, ()), (0, ())]
+    assert sixth.cells[0].arrived == 2
+
+
+def test_a_reset_after_an_assaf_streak_is_in_its_player_s_cell():
+    second = vector_sheet("streak_assaf_reset").rows[1]
+    assert [cell.reset for cell in second.cells] == [False, True, False]
+    assert second.cells[1].notes == (RoundNote("reset", "Bart"),)
+
+
+def test_a_player_who_joins_later_is_not_seated_before_their_round():
+    first, second = vector_sheet("join_highest").rows
+    assert [cell.seated for cell in first.cells] == [True, True, True, False]
+    assert all(cell.seated for cell in second.cells)
+
+
+def test_under_elimination_who_went_out_later_ranks_higher_whatever_their_total():
+    sheet = sheet_of(
+        ELIMINATION,
+        rules.Round({"Ann": 0, "Bart": 31, "Chris": 5}, yaniv="Ann"),
+        rules.Round({"Ann": 0, "Chris": 35}, yaniv="Ann"),
+    )
+    assert dict(sheet.totals) == {"Ann": 0, "Bart": 31, "Chris": 40}
+    assert dict(sheet.ranks) == {"Ann": 1, "Bart": 3, "Chris": 2}
+
+
+def test_a_player_s_column_pairs_each_row_with_their_own_cell():
+    sheet = eliminated()
+    assert sheet.column("Bart") == [(row, row.cells[1]) for row in sheet.rows]
+    assert [cell.total for _, cell in sheet.column("Chris")] == [20, 29]
+
+
+def joined_with_a_joker():
+    """Dirk joins at 0 in the second round, in which Bart holds a joker."""
+    game, _ = jokers_round()
+    first = rules.Round({"Ann": 3, "Bart": 10, "Chris": 8}, yaniv="Ann")
+    second = rules.Round(
+        {"Ann": 3, "Bart": 10, "Chris": 8, "Dirk": 9},
+        yaniv="Ann",
+        jokers={"Bart": 1},
+        joins=rules.Join("Dirk", rules.JoinStart.ZERO),
+    )
+    return rules.Game(PLAYERS, (first,), game.ruleset), second
+
+
+def test_a_round_notes_who_joined_before_what_the_jokers_counted():
+    game, entries = joined_with_a_joker()
+    assert round_preview(game, entries).notes == (
+        RoundNote("joined", "Dirk", 0),
+        RoundNote("jokers", "Bart", 20),
+    )
+
+
+def test_without_the_round_s_entries_and_rules_the_notes_leave_the_jokers_out():
+    game, entries = joined_with_a_joker()
+    played = rules.Game(game.players, (*game.rounds, entries), game.ruleset)
+    scores = Scores.of(rules.score_game(played).rounds[1])
+    joined = (RoundNote("joined", "Dirk", 0),)
+    assert round_notes(scores) == joined
+    assert round_notes(scores, None, game.ruleset) == joined
+    assert round_notes(scores, entries) == joined
+    assert round_notes(scores, entries, game.ruleset) == (*joined, RoundNote("jokers", "Bart", 20))
