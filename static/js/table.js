@@ -511,11 +511,14 @@
     cell.querySelector(".running").textContent = reduction ? arrived + " → " + total : String(total);
     if (!(scored.eliminated && scored.eliminated.indexOf(player) >= 0)) dropSpaced(cell.querySelector(".went-out"));
     var note = cell.querySelector(".cell-note");
+    // Each note goes before the specimen's own space, which leaves with it: one space before
+    // each note, as the server draws them.
+    var gap = note.previousSibling && note.previousSibling.nodeType === Node.TEXT_NODE ? note.previousSibling : note;
     cellNotes(scored, record, player).forEach(function (text) {
       var each = note.cloneNode(false);
       each.textContent = text;
-      cell.insertBefore(document.createTextNode(" "), note);
-      cell.insertBefore(each, note);
+      cell.insertBefore(document.createTextNode(" "), gap);
+      cell.insertBefore(each, gap);
     });
     dropSpaced(note);
     return cell;

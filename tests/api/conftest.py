@@ -15,11 +15,14 @@ them in every answer.
 from __future__ import annotations
 
 import datetime
+import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 
+from api import http
 from seasons import ratings
 from seasons.models import Season
 from tests.factories import make_championship, make_table, make_tournament, make_user, record
@@ -140,6 +143,16 @@ def _unlimited(settings) -> None:
     # Every request of a test comes from one address: no test depends on the default limit
     # (the rate limit's own tests set theirs).
     settings.API_REQUESTS = 1_000_000
+
+
+@pytest.fixture(autouse=True)
+def _one_moment(monkeypatch) -> None:
+    # The ETags' fresh window (10 minutes) and the rate limit's window (a minute) are read off
+    # the clock: a test crossing a boundary would see its ETag change or its count reset (a CI
+    # run failed so at 18:39:59). Each test runs at one moment, mid-window; the tests of the
+    # windows move it themselves.
+    moment = (time.time() // 3600) * 3600 + 30
+    monkeypatch.setattr(http, "time", SimpleNamespace(time=lambda: moment))
 
 
 @pytest.fixture

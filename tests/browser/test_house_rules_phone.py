@@ -160,6 +160,8 @@ def test_jokers_and_a_join_typed_offline_wait_in_the_outbox_and_are_stored_once(
     # Stored, and the server's sheet swapped in for the joiner's column (its notes with it).
     expect(page.locator("tr.pending-row")).to_have_count(0, timeout=15_000)
     expect(page.locator("table.sheet")).to_contain_text("joined at 30", timeout=15_000)
+    # The server's rows, not the phone's own drawing of the stored rounds (a race otherwise).
+    expect(page.locator("tr.device-row")).to_have_count(0, timeout=15_000)
     stored = sheet_rows(page)
     # The server's sheet has Dirk's column now (not seated in round 1, joined in round 2).
     assert [row["cells"][:3] for row in stored] == [row["cells"] for row in pending]
