@@ -617,3 +617,19 @@ def test_every_answer_carries_a_permissions_policy_denying_what_the_site_never_u
         for denied in ("camera=()", "microphone=()", "geolocation=()", "payment=()"):
             assert denied in policy, (answer.status_code, policy)
         assert "fullscreen=(self)" in policy
+
+
+def test_a_static_file_has_nosniff_but_not_the_page_policies_which_the_service_worker_has(
+    settings,
+):
+    # Whitenoise serves the files where it finds them, as `runserver` and compose.yaml do.
+    settings.WHITENOISE_USE_FINDERS = settings.WHITENOISE_AUTOREFRESH = True
+    client = Client()
+    script = client.get("/static/js/site.js")
+    assert script.status_code == 200
+    assert script["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" not in script and "Permissions-Policy" not in script
+    worker = client.get(reverse("public:service_worker"))
+    assert worker.status_code == 200
+    assert worker["Content-Security-Policy"] == STRICT_POLICY
+    assert "camera=()" in worker["Permissions-Policy"]

@@ -83,11 +83,7 @@ class Outcome:
 
 def record(game: Game, change: RoundChange, *, by: Any) -> Outcome:
     """Record the next round (`Game.record`)."""
-    outcome = _outcome_of(game, lambda: game.record(change, by=by))
-    if outcome.recorded is None:
-        return outcome
-    status = Status.STORED if outcome.recorded.anew else Status.SAME
-    return Outcome(status, game.version, recorded=outcome.recorded)
+    return _outcome_of(game, lambda: game.record(change, by=by))
 
 
 def correct(
@@ -146,7 +142,9 @@ def _outcome_of(game: Game, change: Callable[[], Recorded | None]) -> Outcome:
         return _as_stored_now(game, Status.ALREADY, refused=already)
     except GameError as error:
         return Outcome(Status.REFUSED, game.version, error=error)
-    return Outcome(Status.STORED, game.version, recorded=recorded)
+    # A round found stored already (the same entries from another phone) is SAME.
+    status = Status.SAME if recorded is not None and not recorded.anew else Status.STORED
+    return Outcome(status, game.version, recorded=recorded)
 
 
 def _as_stored_now(game: Game, status: Status, **refusal: Any) -> Outcome:

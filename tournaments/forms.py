@@ -513,15 +513,17 @@ def round_change(
     base: int | None = None,
     typed_ago: timedelta | None = None,
     late_reason: str = "",
+    since: TypedOn | None = None,
 ) -> RoundChange:
     """A valid entry form's round as the game records it (`Game.record`), with what the
-    page or phone knew of the sheet when it was typed (`typed_on`)."""
+    page or phone knew of the sheet when it was typed (`since`, else read off the form's
+    post: `typed_on`)."""
     return RoundChange(
         form.entries,
         form.cleaned_data["number"],
         form.cleaned_data["client_id"],
         base=base,
-        typed_on=typed_on(form.data, base),
+        typed_on=typed_on(form.data, base) if since is None else since,
         typed_ago=typed_ago,
         late_reason=late_reason,
     )

@@ -116,6 +116,22 @@ def address(table: Table, code: str | None) -> dict[str, Any]:
     return {"ns": "codes" if code is not None else "tables", "key": code or table.pk}
 
 
+def choice(
+    refused: RoundConflict | AlreadyStored,
+    entrant: Entrant,
+    request: HttpRequest,
+    since: TypedOn,
+    *,
+    device: bool = False,
+) -> dict[str, Any]:
+    """What the entrant chooses between for a round the sheet would not take as it is: the
+    stored round beside theirs (`conflict_choice`, `already_choice`), for the page (HTML) and
+    the phone's outbox (`device`, JSON) alike."""
+    if isinstance(refused, AlreadyStored):
+        return already_choice(refused, entrant, request, device=device)
+    return conflict_choice(refused, entrant, request, device=device, since=since)
+
+
 def conflict_choice(
     conflict: RoundConflict,
     entrant: Entrant,

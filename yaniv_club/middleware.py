@@ -67,9 +67,10 @@ class WriteLogMiddleware:
 
 
 class PermissionsPolicyMiddleware:
-    """Sends `settings.PERMISSIONS_POLICY` (the header's value) on every answer (static files
-    and errors too): the site uses no camera, microphone, position or payment, so neither may
-    anything it shows, nor a page that frames it."""
+    """Sends `settings.PERMISSIONS_POLICY` (the header's value) on every answer of the site
+    (errors too; static files are served before it, as a browser reads it on documents only):
+    the site uses no camera, microphone, position or payment, so neither may anything it
+    shows, nor a page that frames it."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response

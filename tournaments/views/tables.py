@@ -282,10 +282,7 @@ def _choice(
     since: TypedOn,
 ) -> HttpResponse:
     """A round the table's sheet would not take as it is, beside the stored one."""
-    if isinstance(refused, AlreadyStored):
-        choice = table_page.already_choice(refused, entrant, request)
-    else:
-        choice = table_page.conflict_choice(refused, entrant, request, since=since)
+    choice = table_page.choice(refused, entrant, request, since)
     status = 200 if request.htmx else 409
     return table_page.answer(
         request, entrant.table, entrant.viewer(), conflict=choice, status=status
@@ -590,13 +587,16 @@ def sync(
     # round): a device whose copy is not that version plus its change gets the stored game,
     # and so does one meeting a conflict or a stale change.
     base = change.cleaned_data["version"]
-    outcome = _synced(request, entrant, change.cleaned_data)
+    since = typed_on(request.POST, base)
+    outcome = _synced(request, entrant, change.cleaned_data, since)
     if isinstance(outcome, str):
         return _refused(outcome)
-    return _sync_answer(request, entrant, code, outcome, base)
+    return _sync_answer(request, entrant, code, outcome, base, since)
 
 
-def _synced(request: HtmxHttpRequest, entrant: Entrant, change: dict[str, Any]) -> Outcome | str:
+def _synced(
+    request: HtmxHttpRequest, entrant: Entrant, change: dict[str, Any], since: TypedOn
+) -> Outcome | str:
     """The outbox's change applied (`tournaments.changes`), or why its form is no change."""
     game, posted = entrant.table.game, request.POST
     action, client_id, base = change["action"], change["client_id"], change["version"]
@@ -623,14 +623,15 @@ def _synced(request: HtmxHttpRequest, entrant: Entrant, change: dict[str, Any]) 
             reason=correction.cleaned_data["reason"],
             version=correction.cleaned_data["version"],
             client_id=client_id,
-            typed_on=typed_on(posted, base),
+            typed_on=since,
         )
     form = RoundForm(_entry_sheet(entrant), posted)
     if not form.is_valid():
         return _errors(form)
     typed_ago = change["typed_ago_ms"]
     typed_ago = None if typed_ago is None else timedelta(milliseconds=typed_ago)
-    return changes.record(game, round_change(form, base=base, typed_ago=typed_ago), by=entrant.by)
+    round_typed = round_change(form, base=base, typed_ago=typed_ago, since=since)
+    return changes.record(game, round_typed, by=entrant.by)
 
 
 def _sync_answer(
@@ -639,6 +640,7 @@ def _sync_answer(
     code: str | None,
     outcome: Outcome,
     base: int | None,
+    since: TypedOn,
 ) -> JsonResponse:
     """The outcome as the phone's outbox reads it: its status and the stored version; the
     stored game too where the phone's copy is behind, or the choice it shows."""
@@ -649,14 +651,13 @@ def _sync_answer(
     if status is Status.STALE:
         # The rounds other phones stored since: the phone's waiting rounds among them are
         # those rounds, never sent again under new numbers.
-        since = typed_on(request.POST, base)
         extra = {
             "message": sentence(outcome.why),
             "since": table_page.stored_since(game, since.known, since.mine),
         }
         http_status = 409
     elif outcome.refused is not None:
-        http_status, extra = _not_stored(request, entrant, code, outcome.refused, base)
+        http_status, extra = _not_stored(request, entrant, code, outcome.refused, since)
     behind = base is not None and outcome.version != base + (status is Status.STORED)
     if behind or status in (Status.CONFLICT, Status.STALE):
         extra["state"] = GameSheet.load(game).device_state()
@@ -669,19 +670,15 @@ def _not_stored(
     entrant: Entrant,
     code: str | None,
     refused: RoundConflict | AlreadyStored,
-    base: int | None,
+    since: TypedOn,
 ) -> tuple[int, dict[str, Any]]:
     """A round the sync did not store, as its answer: a conflict to choose on (with the
     rounds stored since the phone's version), or a round already stored from another phone
     (the phone drops its copy and shows why; it may still say "this is another round")."""
-    table = entrant.table
+    choice = table_page.choice(refused, entrant, request, since, device=True)
+    html = _conflict_html(request, entrant.table, code, choice)
     if isinstance(refused, AlreadyStored):
-        choice = table_page.already_choice(refused, entrant, request, device=True)
-        html = _conflict_html(request, table, code, choice)
         return 200, {"html": html, "number": refused.number}
-    since = typed_on(request.POST, base)
-    choice = table_page.conflict_choice(refused, entrant, request, device=True, since=since)
-    html = _conflict_html(request, table, code, choice)
     return 409, {"html": html, "since": choice["since_records"]}
 
 
