@@ -13,6 +13,7 @@ published rule sets (RULES.md, "Other rule sets (presets)").
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -304,8 +305,9 @@ def counted_hands(entries: Round, ruleset: Ruleset) -> dict[str, int]:
 
 
 def counted_round(entries: Round, ruleset: Ruleset) -> Round:
-    """The round with its hands as they count (the same round without a joker value)."""
-    if not ruleset.joker_value or not entries.jokers:
+    """The round with its hands as they count (the same round without jokers; an equal one
+    when they are worth 0)."""
+    if not entries.jokers:
         return entries
     return dataclasses.replace(entries, hands=counted_hands(entries, ruleset))
 
@@ -448,9 +450,12 @@ def streak_bonus(total: int, before: Streak, after: Streak, ruleset: Ruleset) ->
     points = sum(
         rule.points
         for rule in ruleset.streak_bonus
-        if isinstance(rule, WinStreak) and before.wins < rule.wins == after.wins
+        # `<=` alike: a streak moves up by one or back to 0, and a rule's wins are 1 or more.
+        if isinstance(rule, WinStreak)
+        and before.wins < rule.wins == after.wins  # pragma: no mutate (`<=`: see above)
     )
-    return points if points >= 0 else max(points, -max(total, 0))
+    # A bonus (>= 0) is always above minus the total; a negative one stops at minus it.
+    return max(points, -max(total, 0))
 
 
 def streak_resets(before: Streak, after: Streak, ruleset: Ruleset) -> bool:
@@ -490,7 +495,7 @@ def reduction_at(total: int, ruleset: Ruleset) -> int:
             return reduced - becomes
     if ruleset.reduce_multiples is not None:
         every, minus = ruleset.reduce_multiples
-        if total > 0 and total % every == 0:
+        if total > 0 and total % every == 0:  # pragma: no mutate (`> 1`: every >= MIN_EVERY)
             return minus
     return 0
 
@@ -685,7 +690,7 @@ def rank(
     went_out = out_in_round or {}
 
     def standing(player: str) -> tuple[float, int]:
-        return (-went_out.get(player, float("inf")), totals[player])
+        return (-went_out.get(player, math.inf), totals[player])
 
     ordered = sorted(players, key=lambda player: (standing(player), players.index(player)))
     return tuple(
@@ -704,7 +709,7 @@ def score_game(game: Game) -> GameResult:
     check_players(players, ruleset)
     totals: Mapping[str, int] = dict.fromkeys(players, 0)
     out_in_round: dict[str, int] = {}
-    streaks: Mapping[str, Streak] = {}
+    streaks: Mapping[str, Streak] = {}  # pragma: no mutate (score_round reads None as none)
     results = []
     for number, entries in enumerate(game.rounds, start=1):
         result = score_round(
@@ -718,7 +723,8 @@ def score_game(game: Game) -> GameResult:
     finished = is_game_over(totals, still_in(players, out_in_round), ruleset) or is_dealt_out(
         len(results), players, ruleset
     )
-    ranking = rank(players, totals, out_in_round if ruleset.eliminates else None)
+    # Nobody goes out but under elimination: `out_in_round` is empty otherwise.
+    ranking = rank(players, totals, out_in_round)
     winners = tuple(p.player for p in ranking if p.rank == 1) if finished else ()
     return GameResult(
         players=players,

@@ -4,6 +4,7 @@ largest hand, a player without a name; and a game's players kept as given."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, cast
 
 import pytest
@@ -61,3 +62,9 @@ def test_an_empty_hand_of_someone_not_at_the_table_is_refused_as_the_empty_hand_
     entries = Round({"Ann": 0, "Bart": 3}, empty_hand="Zoe")
     error = refusal(lambda: check_round(["Ann", "Bart"], entries, 2))
     assert (error.code, error.field, error.round_number) == ("empty_hand_unknown", "empty_hand", 2)
+
+
+def test_a_game_is_checked_against_its_own_ruleset_s_number_of_players():
+    three_at_most = dataclasses.replace(BELGIAN, max_players=3)
+    error = refusal(lambda: score_game(Game(("Ann", "Bart", "Chris", "Dirk"), (), three_at_most)))
+    assert (error.code, dict(error.params)) == ("player_count", {"low": 2, "high": 3})
