@@ -217,7 +217,8 @@ def check_round(
         raise error("caller_unknown", "yaniv")
     if entries.yaniv in entries.along:
         raise error("caller_along", "along", entries.yaniv)
-    if len(set(entries.along)) != len(entries.along) or not set(entries.along) <= set(players):
+    along = set(entries.along)
+    if len(along) != len(entries.along) or not along.issubset(players):
         raise error("along_players", "along")
     caller_hand = counted_hands(entries, ruleset)[entries.yaniv]
     if ruleset.refuses_above_limit and caller_hand > ruleset.yaniv_limit:
@@ -597,7 +598,8 @@ def score_round(
     totals = {player: previous_totals.get(player, 0) for player in players}
     joined = seat_joiner(players, playing, totals, entries, number, ruleset)
     if joined is not None:
-        players, playing = (*players, joined[0]), (*playing, joined[0])
+        playing = (*playing, joined[0])
+        players = (*players, joined[0])  # pragma: no mutate (only counted from here on)
     check_round(playing, entries, number, ruleset)
     counted = counted_round(entries, ruleset)
     kind = round_kind(counted, ruleset)
@@ -621,7 +623,8 @@ def score_round(
         points=_frozen({player: points[player] for player in playing}),
         reductions=_frozen(reductions),
         totals=_frozen(totals),
-        neighbour=left_neighbour(playing, entries.yaniv or "")
+        # A false Yaniv always has a caller: the `or ""` (for the type) is never read.
+        neighbour=left_neighbour(playing, entries.yaniv or "")  # pragma: no mutate
         if kind is RoundKind.FALSE_YANIV
         else None,
         ends_game=is_game_over(totals, still_in(playing, eliminated), ruleset)

@@ -68,3 +68,34 @@ def test_a_game_is_checked_against_its_own_ruleset_s_number_of_players():
     three_at_most = dataclasses.replace(BELGIAN, max_players=3)
     error = refusal(lambda: score_game(Game(("Ann", "Bart", "Chris", "Dirk"), (), three_at_most)))
     assert (error.code, dict(error.params)) == ("player_count", {"low": 2, "high": 3})
+
+
+def test_an_empty_hand_still_holding_a_joker_is_refused_for_its_player():
+    entries = Round({"Ann": 0, "Bart": 3}, empty_hand="Ann", jokers={"Ann": 1})
+    error = refusal(lambda: check_round(["Ann", "Bart"], entries, 3))
+    assert (error.code, error.field, error.player) == ("empty_hand_not_zero", "empty_hand", "Ann")
+
+
+def test_going_along_after_an_emptied_hand_is_refused_as_the_along_entry():
+    entries = Round({"Ann": 0, "Bart": 3}, empty_hand="Ann", along=("Bart",))
+    error = refusal(lambda: check_round(["Ann", "Bart"], entries, 3))
+    assert (error.code, error.field) == ("no_along_after_empty_hand", "along")
+
+
+def test_a_caller_not_at_the_table_is_refused_as_the_yaniv_entry():
+    entries = Round({"Ann": 0, "Bart": 3}, yaniv="Zoe")
+    error = refusal(lambda: check_round(["Ann", "Bart"], entries, 3))
+    assert (error.code, error.field) == ("caller_unknown", "yaniv")
+
+
+def test_a_round_keeps_a_frozen_copy_of_the_entries_it_was_given():
+    hands, jokers, along = {"Ann": 0, "Bart": 3}, {"Bart": 1}, ["Bart"]
+    entries = Round(hands, yaniv="Ann", along=cast(Any, along), jokers=jokers)
+    hands["Ann"], jokers["Bart"] = 9, 2
+    along.append("Chris")
+    assert entries.hands == {"Ann": 0, "Bart": 3} and entries.jokers == {"Bart": 1}
+    assert entries.along == ("Bart",)
+    with pytest.raises(TypeError):
+        cast(Any, entries.hands)["Ann"] = 5
+    with pytest.raises(TypeError):
+        cast(Any, entries.jokers)["Bart"] = 2
