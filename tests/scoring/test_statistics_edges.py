@@ -75,3 +75,13 @@ def test_going_along_with_a_single_point_scored_is_going_along_lost():
     along = HandLine("cup", 1, 1, "yaniv", "Bart", None, "Ann", "Ann", 1, True, 1, 0, 1)
     ann = gather([along], by=PLAYER)["Ann"]
     assert (ann.along, ann.along_won, ann.along_lost) == (1, 0, 1)
+
+
+def test_each_reduction_counts_once_and_takes_off_its_points():
+    # Ann lands on 50 twice in a game (each -50, belgian): two reductions, 100 points.
+    reduced = [
+        HandLine("cup", 1, number, "yaniv", "Bart", None, "Ann", "Ann", 5, False, 5, 50, 0)
+        for number in (3, 7)
+    ]
+    ann = gather(reduced, by=PLAYER)["Ann"]
+    assert (ann.reductions, ann.reduced) == (2, 100)
