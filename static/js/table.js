@@ -447,10 +447,16 @@
   };
 
   // A node with the space before it (the template writes " <span…>").
+  // The space the template put before `node`, if any.
+  function spaceBefore(node) {
+    var before = node.previousSibling;
+    return before && before.nodeType === Node.TEXT_NODE && !before.textContent.trim() ? before : null;
+  }
+
   function dropSpaced(node) {
     if (!node) return;
-    var before = node.previousSibling;
-    if (before && before.nodeType === Node.TEXT_NODE && !before.textContent.trim()) before.remove();
+    var space = spaceBefore(node);
+    if (space) space.remove();
     node.remove();
   }
 
@@ -513,7 +519,7 @@
     var note = cell.querySelector(".cell-note");
     // Each note goes before the specimen's own space, which leaves with it: one space before
     // each note, as the server draws them.
-    var gap = note.previousSibling && note.previousSibling.nodeType === Node.TEXT_NODE ? note.previousSibling : note;
+    var gap = spaceBefore(note) || note;
     cellNotes(scored, record, player).forEach(function (text) {
       var each = note.cloneNode(false);
       each.textContent = text;
